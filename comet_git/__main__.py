@@ -1,0 +1,4 @@
+from comet_git.cli import main
+
+if __name__ == "__main__":
+    main()

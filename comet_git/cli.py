@@ -1,0 +1,386 @@
+"""The command line: click wiring only.  Each command calls one function in
+comet_git.commands and prints its Output; a CometError becomes exit code 1
+with a message that says what to do next."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, TypeVar
+
+import click
+
+from comet_git import __version__
+from comet_git.commands import Output
+from comet_git.errors import CometError
+from comet_git.records.model import KNOWN_OPERATIONS, KNOWN_PHASES, LIFECYCLES, MEMORY_CLASSES, MEMORY_TYPES
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def run(as_json: bool, produce: Callable[[], Output]) -> None:
+    try:
+        output = produce()
+    except CometError as error:
+        click.echo(f"error: {error.headline()}", err=True)
+        if error.hint:
+            click.echo(f"  hint: {error.hint}", err=True)
+        sys.exit(1)
+    click.echo(output.render(as_json), nl=not output.render(as_json).endswith("\n"))
+
+
+def json_option(function: F) -> F:
+    return click.option(
+        "--json", "as_json", is_flag=True, help="Print one JSON object (with a `schema` key)."
+    )(function)
+
+
+def path_argument(function: F) -> F:
+    return click.argument(
+        "path", required=False, default=".", type=click.Path(file_okay=True, dir_okay=True, path_type=Path)
+    )(function)
+
+
+def workspace(path: Path) -> Any:
+    from comet_git.workspace import open_workspace
+
+    return open_workspace(path)
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, "--version", prog_name="comet")
+def cli() -> None:
+    """comet-git: a Git-native personal memory for AI coding agents.
+
+    Every command takes an optional repository PATH (default: the current
+    directory) and --json for machine-readable output.
+    """
+
+
+# -- init and project identity --------------------------------------------------
+
+
+@cli.command()
+@path_argument
+@json_option
+def init(path: Path, as_json: bool) -> None:
+    """Resolve the project identity and create its memory store (idempotent).
+
+    Example: comet init ~/src/app
+    """
+    from comet_git.commands import project
+
+    run(as_json, lambda: project.init(path))
+
+
+@cli.group()
+def project() -> None:
+    """Repository identity: how a repository maps to its project memory."""
+
+
+@project.command("identity")
+@path_argument
+@json_option
+def project_identity(path: Path, as_json: bool) -> None:
+    """Show the project key and how it was derived.
+
+    Example: comet project identity --json
+    """
+    from comet_git.commands import project as commands
+
+    run(as_json, lambda: commands.show_identity(path))
+
+
+@project.command("adopt")
+@click.argument("key")
+@path_argument
+@json_option
+def project_adopt(key: str, path: Path, as_json: bool) -> None:
+    """Relink this clone to an existing project KEY (its memory becomes this repository's).
+
+    Example: comet project adopt acme-app-3f9c2a1b
+    """
+    from comet_git.commands import project as commands
+
+    run(as_json, lambda: commands.adopt(path, key))
+
+
+# -- memory -----------------------------------------------------------------------
+
+
+@cli.group()
+def memory() -> None:
+    """Remember, list, show, correct, forget and roll back memory records."""
+
+
+def selector_options(function: F) -> F:
+    options = [
+        click.option(
+            "--path",
+            "paths",
+            multiple=True,
+            metavar="GLOB",
+            help="Applies under this gitignore-style glob (repeatable).",
+        ),
+        click.option(
+            "--task",
+            "tasks",
+            multiple=True,
+            metavar="KW",
+            help="Applies to tasks mentioning this (repeatable).",
+        ),
+        click.option(
+            "--operation",
+            "operations",
+            multiple=True,
+            metavar="OP",
+            help="Applies to this operation: " + ", ".join(KNOWN_OPERATIONS) + " (repeatable).",
+        ),
+        click.option(
+            "--phase",
+            "phases",
+            multiple=True,
+            metavar="PH",
+            help="Applies in this phase: " + ", ".join(KNOWN_PHASES) + " (repeatable).",
+        ),
+    ]
+    for option in reversed(options):
+        function = option(function)
+    return function
+
+
+@memory.command("remember")
+@path_argument
+@click.option("--text", required=True, help="What to remember, in your words.")
+@click.option("--title", help="One line; derived from the text when left out.")
+@click.option("--summary", help="One line for manifests; derived from the text when left out.")
+@click.option(
+    "--scope",
+    type=click.Choice(["global", "project"]),
+    help="Default: project inside a repository, else global.",
+)
+@click.option(
+    "--type",
+    "memory_type",
+    type=click.Choice(MEMORY_TYPES),
+    default="collaboration-policy",
+    show_default=True,
+)
+@click.option(
+    "--class",
+    "memory_class",
+    type=click.Choice(MEMORY_CLASSES),
+    help="Default: project-agreement (project) or user-preference (global).",
+)
+@selector_options
+@json_option
+def memory_remember(path: Path, as_json: bool, **options: Any) -> None:
+    """Remember an explicit, long-term statement.
+
+    Example: comet memory remember --text "Run ruff before committing" --operation commit
+    """
+    from comet_git.commands import memory as commands
+    from comet_git.records.model import Selectors
+
+    def produce() -> Output:
+        selectors = Selectors(
+            options.pop("paths"), options.pop("tasks"), options.pop("operations"), options.pop("phases")
+        )
+        return commands.remember(workspace(path), selectors=selectors, **options)
+
+    run(as_json, produce)
+
+
+@memory.command("list")
+@path_argument
+@click.option("--scope", type=click.Choice(["global", "project"]))
+@click.option("--type", "memory_type", type=click.Choice(MEMORY_TYPES))
+@click.option("--lifecycle", type=click.Choice(LIFECYCLES))
+@click.option(
+    "--query",
+    "text",
+    metavar="TEXT",
+    help="Only records whose title, summary, text or tasks contain every word.",
+)
+@click.option(
+    "--all", "include_all", is_flag=True, help="Include superseded and forgotten records, each marked."
+)
+@json_option
+def memory_list(path: Path, as_json: bool, **options: Any) -> None:
+    """List the records visible here: global ones and this project's.
+
+    Example: comet memory list --type core-profile --json
+    """
+    from comet_git.commands import memory as commands
+
+    run(as_json, lambda: commands.list_records(workspace(path), **options))
+
+
+@memory.command("show")
+@path_argument
+@click.option("--id", "record_id", required=True)
+@click.option("--history", "with_history", is_flag=True, help="Add the record's earlier versions.")
+@json_option
+def memory_show(path: Path, record_id: str, with_history: bool, as_json: bool) -> None:
+    """Show one record in full.
+
+    Example: comet memory show --id pm-7k2m9q4x --history
+    """
+    from comet_git.commands import memory as commands
+
+    run(as_json, lambda: commands.show(workspace(path), record_id, with_history))
+
+
+@memory.command("correct")
+@path_argument
+@click.option("--id", "record_id", required=True)
+@click.option("--text", help="The corrected text.")
+@click.option("--title")
+@click.option("--summary")
+@click.option("--type", "memory_type", type=click.Choice(MEMORY_TYPES))
+@click.option("--class", "memory_class", type=click.Choice(MEMORY_CLASSES))
+@selector_options
+@json_option
+def memory_correct(path: Path, record_id: str, as_json: bool, **options: Any) -> None:
+    """Correct a record: a new version with the same id; the old one stays in history.
+
+    A selector option replaces that selector's list.
+    Example: comet memory correct --id pm-7k2m9q4x --text "Run ruff and mypy before committing"
+    """
+    from comet_git.commands import memory as commands
+    from comet_git.provider import Correct
+
+    def produce() -> Output:
+        change = Correct(
+            id=record_id,
+            text=options["text"],
+            title=options["title"],
+            summary=options["summary"],
+            memory_type=options["memory_type"],
+            memory_class=options["memory_class"],
+            paths=options["paths"] or None,
+            tasks=options["tasks"] or None,
+            operations=options["operations"] or None,
+            phases=options["phases"] or None,
+        )
+        if all(value in (None, ()) for key, value in options.items()):
+            raise CometError("nothing to correct", hint="pass --text, --title or a selector option")
+        return commands.correct(workspace(path), change)
+
+    run(as_json, produce)
+
+
+@memory.command("forget")
+@path_argument
+@click.option("--id", "record_id", required=True)
+@click.option("--permanent", is_flag=True, help="Delete the content, its history and journal text for good.")
+@json_option
+def memory_forget(path: Path, record_id: str, permanent: bool, as_json: bool) -> None:
+    """Forget a record (rollback-able), or with --permanent for good.
+
+    Example: comet memory forget --id pm-7k2m9q4x
+    """
+    from comet_git.commands import memory as commands
+
+    run(as_json, lambda: commands.forget(workspace(path), record_id, permanent))
+
+
+@memory.command("rollback")
+@path_argument
+@click.option("--id", "record_id", required=True)
+@json_option
+def memory_rollback(path: Path, record_id: str, as_json: bool) -> None:
+    """Undo the last correction or forget of a record.
+
+    Example: comet memory rollback --id pm-7k2m9q4x
+    """
+    from comet_git.commands import memory as commands
+
+    run(as_json, lambda: commands.rollback(workspace(path), record_id))
+
+
+@memory.command("status")
+@path_argument
+@json_option
+def memory_status(path: Path, as_json: bool) -> None:
+    """Store paths, counts, invalid files, conflicts and switches.
+
+    Example: comet memory status --json
+    """
+    from comet_git.commands import memory as commands
+
+    run(as_json, lambda: commands.status(workspace(path)))
+
+
+# -- config and repair -----------------------------------------------------------------
+
+
+@cli.group("config")
+def config_group() -> None:
+    """Switches: memory.learning, memory.retrieval."""
+
+
+@config_group.command("get")
+@click.argument("args", nargs=-1, required=True, metavar="[PATH] KEY")
+@json_option
+def config_get(args: tuple[str, ...], as_json: bool) -> None:
+    """Show a setting, its value and where it comes from.
+
+    Example: comet config get memory.retrieval
+    """
+    from comet_git.commands import settings
+
+    if len(args) > 2:
+        raise click.UsageError("expected [PATH] KEY")
+    path, key = (Path("."), args[0]) if len(args) == 1 else (Path(args[0]), args[1])
+    run(as_json, lambda: settings.get(workspace(path), key))
+
+
+@config_group.command("set")
+@click.argument("args", nargs=-1, required=True, metavar="[PATH] KEY VALUE")
+@click.option(
+    "--global", "global_scope", is_flag=True, help="Set it for every project (else for this project only)."
+)
+@json_option
+def config_set(args: tuple[str, ...], global_scope: bool, as_json: bool) -> None:
+    """Set a switch for this project (or with --global, for all).
+
+    Example: comet config set memory.learning false
+    """
+    from comet_git.commands import settings
+
+    if len(args) not in (2, 3):
+        raise click.UsageError("expected [PATH] KEY VALUE")
+    path, key, value = (Path("."), *args) if len(args) == 2 else (Path(args[0]), args[1], args[2])
+    run(as_json, lambda: settings.set_value(workspace(path), key, value, global_scope=global_scope))
+
+
+@cli.command()
+@path_argument
+@click.option("--check", "check_only", is_flag=True, help="Only report; change nothing.")
+@json_option
+def repair(path: Path, check_only: bool, as_json: bool) -> None:
+    """Rebuild the index from the Markdown records (or only check them).
+
+    Example: comet repair --check
+    """
+    from comet_git.commands import maintenance
+
+    run(as_json, lambda: maintenance.repair(check_only))
+
+
+@cli.command()
+@click.option("--keep", is_flag=True, help="Keep the temporary repository and store, and print where.")
+def demo(keep: bool) -> None:
+    """A self-contained tour in a temporary repository and store.
+
+    Example: comet demo
+    """
+    from comet_git.demo import run_demo
+
+    run(False, lambda: run_demo(keep=keep))
+
+
+def main() -> None:
+    cli(prog_name="comet")

@@ -1,0 +1,206 @@
+"""comet memory status | list | show | remember | correct | forget | rollback."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from comet_git.commands import Output
+from comet_git.errors import CometError
+from comet_git.provider import Correct, Forget, Query, RecordView, Remember, Rollback
+from comet_git.records.model import Selectors
+from comet_git.workspace import Workspace
+
+RECORD_SCHEMA = "comet.record/v1"
+RECORDS_SCHEMA = "comet.records/v1"
+FORGET_SCHEMA = "comet.forget/v1"
+STATUS_SCHEMA = "comet.status/v1"
+
+
+def _record_output(view: RecordView | None, action: str, extra: dict[str, Any] | None = None) -> Output:
+    if view is None:
+        raise CometError(
+            "the record could not be read back after the change", hint="run `comet repair --check`"
+        )
+    record = view.as_dict()
+    data: dict[str, Any] = {"schema": RECORD_SCHEMA, "action": action, "record": record}
+    data.update(extra or {})
+    return Output(data, f"{action}: {record['id']} (version {record['version']})\n" + describe(record))
+
+
+def describe(record: dict[str, Any]) -> str:
+    selectors = ", ".join(
+        f"{name}={'|'.join(values)}" for name, values in record["selectors"].items() if values
+    )
+    lines = [
+        f"{record['id']}  {record['title']}",
+        f"  {record['scope']}{' ' + record['projectKey'] if record.get('projectKey') else ''}"
+        f" · {record['memoryType']} · {record['memoryClass']} · {record['authority']} · {record['lifecycle']}"
+        + (" · FORGOTTEN" if record.get("state") == "forgotten" else ""),
+    ]
+    if selectors:
+        lines.append(f"  applies to: {selectors}")
+    lines.extend("  | " + line for line in str(record["text"]).splitlines())
+    return "\n".join(lines) + "\n"
+
+
+def first_line(text: str) -> str:
+    return text.splitlines()[0] if text else ""
+
+
+def remember(
+    ws: Workspace,
+    *,
+    text: str,
+    title: str | None,
+    scope: str | None,
+    memory_type: str,
+    memory_class: str | None,
+    selectors: Selectors,
+    summary: str | None,
+) -> Output:
+    chosen_scope = scope or ("project" if ws.project_key else "global")
+    result = ws.provider().apply(
+        Remember(
+            text=text,
+            title=title,
+            scope=chosen_scope,
+            memory_type=memory_type,
+            memory_class=memory_class,
+            selectors=selectors,
+            summary=summary,
+        )
+    )
+    return _record_output(result.record, result.action)
+
+
+def correct(ws: Workspace, change: Correct) -> Output:
+    result = ws.provider().apply(change)
+    return _record_output(result.record, result.action)
+
+
+def forget(ws: Workspace, record_id: str, permanent: bool) -> Output:
+    result = ws.provider().apply(Forget(record_id, permanent))
+    data = {
+        "schema": FORGET_SCHEMA,
+        "id": record_id,
+        "permanent": result.permanent,
+        "rollback": result.rollback_possible,
+    }
+    hint = (
+        "its content is gone for good; only the id and a content hash remain"
+        if result.permanent
+        else f"`comet memory rollback --id {record_id}` brings it back"
+    )
+    return Output(data, f"forgotten: {record_id} ({hint})\n")
+
+
+def rollback(ws: Workspace, record_id: str) -> Output:
+    result = ws.provider().apply(Rollback(record_id))
+    undone = (result.detail or "").removeprefix("undid the last ")
+    data = _record_output(result.record, "rolled-back", {"undid": undone}).data
+    assert data is not None
+    record = data["record"]
+    heading = f"rolled back the last {undone} of {record_id} (now version {record['version']})\n"
+    return Output(data, heading + describe(record))
+
+
+def show(ws: Workspace, record_id: str, with_history: bool) -> Output:
+    found = ws.provider().query(
+        Query(ids=(record_id,), include_forgotten=True, include_superseded=True, with_history=with_history)
+    )
+    view = found.records[0]
+    record = view.as_dict()
+    data: dict[str, Any] = {"schema": RECORD_SCHEMA, "record": record}
+    text = describe(record)
+    if with_history:
+        data["history"] = found.history.get(record_id, [])
+        text += "history:\n" + "".join(
+            f"  v{entry['version']}  {entry['updatedAt']}  {entry['lifecycle']}"
+            f"{'  (current)' if entry.get('current') else ''}: {first_line(entry['text'])}\n"
+            for entry in data["history"]
+        )
+    return Output(data, text)
+
+
+def list_records(
+    ws: Workspace,
+    *,
+    scope: str | None,
+    memory_type: str | None,
+    lifecycle: str | None,
+    text: str | None,
+    include_all: bool,
+) -> Output:
+    query = Query(
+        scopes=(scope,) if scope else ("global", "project"),
+        memory_types=(memory_type,) if memory_type else (),
+        lifecycles=(lifecycle,) if lifecycle else (),
+        text=text,
+        include_superseded=include_all or lifecycle == "superseded",
+        include_forgotten=include_all,
+    )
+    found = ws.provider().query(query)
+    invalid = [item.to_json() for item in found.invalid]
+    json_text = (
+        '{"schema": "'
+        + RECORDS_SCHEMA
+        + '", "records": ['
+        + ",".join(view.json_text for view in found.records)
+        + '], "invalid": '
+        + json.dumps(invalid, ensure_ascii=False)
+        + "}"
+    )
+    lines = []
+    for view in found.records:
+        record = view.as_dict()
+        marker = " [forgotten]" if view.state == "forgotten" else ""
+        lines.append(
+            f"{record['id']}  {record['scope']:<7} {record['memoryType']:<20} {record['lifecycle']:<10} "
+            f"{record['authority']:<8} {record['title']}{marker}"
+        )
+    if not lines:
+        lines.append(
+            "no records"
+            + (
+                " match"
+                if text or memory_type or lifecycle or scope
+                else " yet: `comet memory remember --text ...` adds one"
+            )
+        )
+    for item in invalid:
+        lines.append(f"invalid: {item['file']}:{item['line'] or '?'}: {item['error']}")
+    return Output(None, "\n".join(lines) + "\n", json_text=json_text)
+
+
+def status(ws: Workspace) -> Output:
+    provider = ws.provider()
+    report = provider.status()
+    settings = {key: ws.setting(key).to_json() for key in ("memory.learning", "memory.retrieval")}
+    data: dict[str, Any] = {
+        "schema": STATUS_SCHEMA,
+        "provider": report.provider,
+        "home": report.home,
+        "project": ws.identity.to_json() if ws.identity else None,
+        "index": report.index,
+        "stores": [store.to_json() for store in report.stores],
+        "conflicts": report.conflicts,
+        "switches": settings,
+        "diagnosticsLog": str(ws.home.diagnostics_log),
+    }
+    lines = [f"provider: {report.provider}", f"home: {report.home}"]
+    lines.append(f"project: {ws.project_key or '(not in a git repository: global scope only)'}")
+    lines.append(
+        f"index: {report.index['path']} (fts5: {'yes' if report.index['fts5'] else 'no, plain fallback'})"
+    )
+    if report.index.get("problem"):
+        lines.append(f"  problem: {report.index['problem']}")
+    for store in data["stores"]:
+        counts = ", ".join(f"{k} {v}" for k, v in sorted(store["lifecycle"].items())) or "no records"
+        lines.append(f"{store['name']}: {counts}; forgotten {store['forgotten']}  ({store['path']})")
+        for item in store["invalid"]:
+            lines.append(f"  invalid: {item['file']}:{item['line'] or '?'}: {item['error']}")
+    for key, setting in settings.items():
+        lines.append(f"{key}: {str(setting['value']).lower()} ({setting['source']})")
+    lines.append(f"diagnostics log: {ws.home.diagnostics_log}")
+    return Output(data, "\n".join(lines) + "\n")

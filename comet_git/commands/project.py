@@ -1,0 +1,74 @@
+"""comet init, comet project identity | adopt."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from comet_git import identity
+from comet_git.commands import Output
+from comet_git.errors import NotARepositoryError
+from comet_git.identity import resolve_identity
+from comet_git.store import Home
+from comet_git.workspace import find_known_project, open_workspace, remember_project
+
+IDENTITY_SCHEMA = "comet.project-identity/v1"
+INIT_SCHEMA = "comet.init/v1"
+
+
+def _identity_text(data: dict[str, object]) -> str:
+    lines = [f"project key: {data['key']}", f"derived from: {data['derivation']}"]
+    lines.append(f"repository: {data['worktreeRoot']} (common dir {data['commonDir']})")
+    remotes = data.get("remotes") or {}
+    if isinstance(remotes, dict):
+        lines.extend(f"remote {name}: {url}" for name, url in sorted(remotes.items()))
+    return "\n".join(lines) + "\n"
+
+
+def show_identity(path: Path) -> Output:
+    home = Home.from_environment()
+    found = resolve_identity(path, find_known=lambda fp: find_known_project(home, fp), with_fingerprint=True)
+    data = {"schema": IDENTITY_SCHEMA, **found.to_json()}
+    return Output(data, _identity_text(data))
+
+
+def adopt(path: Path, key: str) -> Output:
+    home = Home.from_environment()
+    before = identity.find_repository(path)
+    if before is None:
+        raise NotARepositoryError(
+            f"{path} is not inside a git repository", hint="run it inside the clone to relink"
+        )
+    previous = identity.read_persisted_key(before)
+    store_existed = home.project_store(key).exists()
+    adopted = identity.adopt(path, key)
+    full = resolve_identity(path, with_fingerprint=True)
+    assert full.fingerprint is not None
+    remember_project(home, adopted, full.fingerprint)
+    data = {"schema": IDENTITY_SCHEMA, **full.to_json(), "previousKey": previous}
+    known = "its existing memory" if store_existed else "a new, empty project store"
+    return Output(data, f"adopted {key} ({known}); previously {previous or 'not set'}\n")
+
+
+def init(path: Path) -> Output:
+    ws = open_workspace(path)
+    if ws.identity is None:
+        raise NotARepositoryError(
+            f"{path} is not inside a git repository",
+            hint="run `git init` first; global memory needs no init (`comet memory remember --scope global`)",
+        )
+    home = ws.home
+    store = home.project_store(ws.identity.key)
+    existed = store.exists()
+    full = resolve_identity(path, with_fingerprint=True)
+    assert full.fingerprint is not None
+    remember_project(home, ws.identity, full.fingerprint)
+    store.create()
+    home.global_store.create()
+    data = {
+        "schema": INIT_SCHEMA,
+        "project": {"key": ws.identity.key, "derivation": ws.identity.derivation},
+        "store": str(store.root),
+        "created": not existed,
+    }
+    verb = "created" if not existed else "already set up"
+    return Output(data, f"{verb}: project {ws.identity.key}\nstore: {store.root}\n")

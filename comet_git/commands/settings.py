@@ -1,0 +1,34 @@
+"""comet config get | set."""
+
+from __future__ import annotations
+
+from comet_git import config
+from comet_git.commands import Output
+from comet_git.workspace import Workspace
+
+CONFIG_SCHEMA = "comet.config/v1"
+
+
+def get(ws: Workspace, key: str) -> Output:
+    setting = ws.setting(config.check_key(key))
+    data = {"schema": CONFIG_SCHEMA, **setting.to_json()}
+    origin = setting.source + (f", {setting.file}" if setting.file else "")
+    return Output(data, f"{key} = {str(setting.value).lower()}  ({origin})\n")
+
+
+def set_value(ws: Workspace, key: str, raw_value: str, *, global_scope: bool) -> Output:
+    config.check_key(key)
+    value = config.parse_bool(key, raw_value)
+    if global_scope or ws.project_key is None:
+        path = ws.home.ensure().user_config_path
+    else:
+        path = ws.home.project_store(ws.project_key).create().config_path
+    config.write_setting(path, key, value)
+    effective = ws.setting(key)
+    data = {"schema": CONFIG_SCHEMA, **effective.to_json(), "written": str(path)}
+    note = (
+        ""
+        if effective.value == value
+        else f" (but {effective.source} sets it to {str(effective.value).lower()})"
+    )
+    return Output(data, f"{key} = {str(value).lower()} written to {path}{note}\n")

@@ -1,0 +1,132 @@
+"""Switches (SPEC §11): `memory.learning` and `memory.retrieval`.
+
+Layers, later ones win: the defaults; the repository's optional, committable
+`.comet/config.yaml`; the user's global `$COMET_HOME/config.yaml`; the user's
+per-project override in the project store (what `comet config set` writes
+inside a repository).  The user's own choice beats the repository's.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from comet_git.errors import InvalidInputError, RecordFormatError
+from comet_git.store import atomic_write
+
+DEFAULTS: dict[str, bool] = {"memory.learning": True, "memory.retrieval": True}
+TRUE_WORDS = ("true", "yes", "on", "1")
+FALSE_WORDS = ("false", "no", "off", "0")
+
+
+@dataclass(frozen=True)
+class ConfigLayer:
+    name: str  # default | repository | user | project-override
+    path: Path | None
+
+
+@dataclass(frozen=True)
+class Setting:
+    key: str
+    value: bool
+    source: str
+    file: str | None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"key": self.key, "value": self.value, "source": self.source, "file": self.file}
+
+
+def layers(home_config: Path, repo_root: Path | None, project_config: Path | None) -> list[ConfigLayer]:
+    found = [ConfigLayer("default", None)]
+    if repo_root is not None:
+        found.append(ConfigLayer("repository", repo_root / ".comet" / "config.yaml"))
+    found.append(ConfigLayer("user", home_config))
+    if project_config is not None:
+        found.append(ConfigLayer("project-override", project_config))
+    return found
+
+
+def check_key(key: str) -> str:
+    if key not in DEFAULTS:
+        raise InvalidInputError(f"unknown setting {key!r}", hint="settings: " + ", ".join(DEFAULTS))
+    return key
+
+
+def parse_bool(key: str, value: str) -> bool:
+    lowered = value.strip().lower()
+    if lowered in TRUE_WORDS:
+        return True
+    if lowered in FALSE_WORDS:
+        return False
+    raise InvalidInputError(f"{key} takes true or false, not {value!r}")
+
+
+def read_layer(path: Path) -> dict[str, bool]:
+    """The settings one file sets; a file with unknown keys or bad values is an error naming it."""
+    if not path.exists():
+        return {}
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+    except yaml.YAMLError as error:
+        mark = getattr(error, "problem_mark", None)
+        raise RecordFormatError(
+            f"not valid YAML: {getattr(error, 'problem', error)}",
+            file=str(path),
+            line=mark.line + 1 if mark is not None else None,
+        ) from None
+    if not isinstance(data, Mapping):
+        raise RecordFormatError(
+            "expected a mapping such as `memory: {learning: true}`", file=str(path), line=1
+        )
+    found: dict[str, bool] = {}
+    for section, values in data.items():
+        if not isinstance(values, Mapping):
+            raise RecordFormatError(f"'{section}' must be a mapping", file=str(path), key=str(section))
+        for name, value in values.items():
+            key = f"{section}.{name}"
+            if key not in DEFAULTS:
+                raise RecordFormatError(
+                    f"unknown setting '{key}'",
+                    file=str(path),
+                    key=key,
+                    hint="settings: " + ", ".join(DEFAULTS),
+                )
+            if not isinstance(value, bool):
+                raise RecordFormatError(f"'{key}' must be true or false", file=str(path), key=key)
+            found[key] = value
+    return found
+
+
+def effective(key: str, stack: list[ConfigLayer]) -> Setting:
+    setting = Setting(key, DEFAULTS[check_key(key)], "default", None)
+    for layer in stack:
+        if layer.path is None:
+            continue
+        values = read_layer(layer.path)
+        if key in values:
+            setting = Setting(key, values[key], layer.name, str(layer.path))
+    return setting
+
+
+def write_setting(path: Path, key: str, value: bool) -> None:
+    """Set one key in `path`, keeping whatever else (and any comments) the file has."""
+    from ruamel.yaml import YAML
+
+    check_key(key)
+    read_layer(path)  # refuse to rewrite a file we cannot read
+    round_trip = YAML(typ="rt")
+    document = round_trip.load(path.read_text(encoding="utf-8")) if path.exists() else None
+    if not isinstance(document, dict):
+        document = {}
+    section, name = key.split(".", 1)
+    if not isinstance(document.get(section), dict):
+        document[section] = {}
+    document[section][name] = value
+    stream = io.StringIO()
+    round_trip.dump(document, stream)
+    atomic_write(path, stream.getvalue())

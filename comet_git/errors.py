@@ -1,0 +1,65 @@
+"""The one error hierarchy of comet-git.
+
+Library code raises these; the CLI turns them into exit code 1 and a message
+that says what to do next.  Nothing here prints or exits.
+"""
+
+from __future__ import annotations
+
+
+class CometError(Exception):
+    """A user or domain error: the operation did not happen and nothing changed."""
+
+    def __init__(self, message: str, hint: str | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.hint = hint
+
+    def headline(self) -> str:
+        """The message without the hint."""
+        return self.message
+
+    def __str__(self) -> str:
+        return self.headline() if not self.hint else f"{self.headline()}\n  hint: {self.hint}"
+
+
+class NotFoundError(CometError):
+    """An id, project or file that does not exist."""
+
+
+class InvalidInputError(CometError):
+    """A value given on the command line or in a delta that does not validate."""
+
+
+class RecordFormatError(CometError):
+    """A record or profile file that does not parse or validate."""
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        file: str,
+        line: int | None = None,
+        key: str | None = None,
+        hint: str | None = None,
+    ) -> None:
+        super().__init__(message, hint)
+        self.file = file
+        self.line = line
+        self.key = key
+
+    def headline(self) -> str:
+        where = self.file if self.line is None else f"{self.file}:{self.line}"
+        return f"{where}: {self.message}"
+
+
+class ConcurrentEditError(CometError):
+    """A file changed on disk between our read and our write; we did not overwrite it."""
+
+
+class StoreError(CometError):
+    """The store cannot be read or written (permissions, disk, corrupt index)."""
+
+
+class NotARepositoryError(CometError):
+    """A project-scope operation was asked for outside any git repository."""

@@ -1,0 +1,469 @@
+"""The machine index: a SQLite database derived entirely from the Markdown
+records and tombstones.  Deleting it loses nothing; `comet repair` rebuilds it
+into a new file and swaps it in atomically."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import re
+import sqlite3
+import time
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from comet_git.errors import StoreError
+from comet_git.records.model import Record
+from comet_git.store import FILE_MODE, FileState, ensure_dir, fsync_dir
+
+SCHEMA_VERSION = 1
+BUSY_TIMEOUT_MS = 15_000
+
+# Forced off by tests to exercise the plain fallback.
+FTS5_ENABLED = True
+
+_TABLES = """
+CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS files(
+    store TEXT NOT NULL, name TEXT NOT NULL, kind TEXT NOT NULL,
+    mtime_ns INTEGER NOT NULL, size INTEGER NOT NULL, sha256 TEXT NOT NULL,
+    racy INTEGER NOT NULL DEFAULT 0, record_id TEXT,
+    PRIMARY KEY(store, name));
+CREATE TABLE IF NOT EXISTS records(
+    id TEXT PRIMARY KEY, store TEXT NOT NULL, file TEXT NOT NULL, state TEXT NOT NULL,
+    scope TEXT NOT NULL, project_key TEXT, memory_type TEXT NOT NULL,
+    memory_class TEXT NOT NULL, authority TEXT NOT NULL, lifecycle TEXT NOT NULL,
+    title TEXT NOT NULL, summary TEXT NOT NULL, body TEXT NOT NULL, tasks TEXT NOT NULL,
+    version INTEGER NOT NULL, created_at TEXT NOT NULL, updated_at TEXT NOT NULL, json TEXT NOT NULL);
+CREATE INDEX IF NOT EXISTS records_by_store ON records(store, state);
+CREATE TABLE IF NOT EXISTS invalid(
+    store TEXT NOT NULL, name TEXT NOT NULL, line INTEGER, error TEXT NOT NULL,
+    PRIMARY KEY(store, name));
+CREATE TABLE IF NOT EXISTS forgotten_ids(id TEXT PRIMARY KEY, store TEXT NOT NULL);
+"""
+
+_FTS_TABLE = (
+    "CREATE VIRTUAL TABLE IF NOT EXISTS records_fts USING fts5("
+    "title, summary, body, tasks, tokenize='unicode61 remove_diacritics 2')"
+)
+
+
+# A file whose mtime is this close to the moment we looked at it may still be
+# changed within the same timestamp tick; such "racy" files are re-hashed next time.
+RACY_WINDOW_NS = 2_000_000_000
+
+
+@dataclass(frozen=True)
+class FileRow:
+    name: str
+    kind: str
+    mtime_ns: int
+    size: int
+    sha256: str
+    racy: bool
+    record_id: str | None
+
+    @classmethod
+    def of(cls, name: str, kind: str, state: FileState, record_id: str | None) -> FileRow:
+        racy = time.time_ns() - state.mtime_ns < RACY_WINDOW_NS
+        return cls(name, kind, state.mtime_ns, state.size, state.sha256, racy, record_id)
+
+
+@dataclass(frozen=True)
+class IndexedRecord:
+    """A record as the index knows it: its JSON (kept ready to print) and where it lives."""
+
+    id: str
+    store: str
+    file: str
+    state: str  # "live" | "forgotten"
+    json_text: str
+
+    def as_dict(self) -> dict[str, object]:
+        data: dict[str, object] = json.loads(self.json_text)
+        return data
+
+
+@dataclass(frozen=True)
+class InvalidFile:
+    store: str
+    name: str
+    line: int | None
+    error: str
+
+    def to_json(self, root: Path) -> dict[str, object]:
+        return {"file": str(root / self.name), "line": self.line, "error": self.error}
+
+
+def fts5_available(connection: sqlite3.Connection) -> bool:
+    if not FTS5_ENABLED:
+        return False
+    try:
+        connection.execute("CREATE VIRTUAL TABLE temp.fts5_probe USING fts5(x)")
+        connection.execute("DROP TABLE temp.fts5_probe")
+    except sqlite3.OperationalError:
+        return False
+    return True
+
+
+def record_json(record: Record, state: str) -> str:
+    data = record.to_json()
+    data["state"] = state
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+
+
+class Index:
+    """One open connection to the index database."""
+
+    def __init__(self, connection: sqlite3.Connection, path: Path) -> None:
+        self.connection = connection
+        self.path = path
+        self.has_fts = self._meta("fts5") == "1"
+        self._purge_pending = False
+
+    @classmethod
+    def open(cls, path: Path) -> Index:
+        """Open (creating when missing) the index; a corrupt file is a StoreError naming the fix."""
+        ensure_dir(path.parent)
+        try:
+            connection = _connect(path)
+            version = connection.execute("PRAGMA user_version").fetchone()[0]
+            if version not in (0, SCHEMA_VERSION):
+                # A derived cache written by another version of comet: start it afresh.
+                connection.close()
+                _remove_database(path)
+                connection = _connect(path)
+                version = 0
+            if version == 0:
+                _create_schema(connection)
+        except sqlite3.DatabaseError as error:
+            raise StoreError(
+                f"the index {path} is unreadable: {error}",
+                hint="run `comet repair` to rebuild it from your Markdown records (nothing is lost)",
+            ) from error
+        return cls(connection, path)
+
+    def close(self) -> None:
+        self.connection.close()
+
+    def _meta(self, key: str) -> str | None:
+        row = self.connection.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+        return None if row is None else str(row[0])
+
+    def get_meta(self, key: str) -> str | None:
+        return self._meta(key)
+
+    def set_meta(self, key: str, value: str) -> None:
+        self.connection.execute(
+            "INSERT INTO meta(key, value) VALUES(?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+            (key, value),
+        )
+
+    @contextlib.contextmanager
+    def transaction(self) -> Iterator[None]:
+        try:
+            self.connection.execute("BEGIN IMMEDIATE")
+            yield
+            self.connection.execute("COMMIT")
+        except BaseException:
+            with contextlib.suppress(sqlite3.Error):
+                self.connection.execute("ROLLBACK")
+            raise
+        if self._purge_pending:
+            # Old pages of deleted text may still sit in the WAL: fold it into the
+            # database (where secure_delete has zeroed them) and truncate it.
+            self.connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            self._purge_pending = False
+
+    def purge_deleted_content(self) -> None:
+        """Leave no trace of deleted text in the database files (a permanent forget)."""
+        if self.has_fts:
+            # FTS5 keeps deleted tokens in old segments until they are merged.
+            self.connection.execute("INSERT INTO records_fts(records_fts) VALUES('optimize')")
+        self._purge_pending = True
+
+    # -- files --------------------------------------------------------------
+
+    def file_rows(self, store: str) -> dict[str, FileRow]:
+        rows = self.connection.execute(
+            "SELECT name, kind, mtime_ns, size, sha256, racy, record_id FROM files WHERE store = ?",
+            (store,),
+        )
+        return {row[0]: FileRow(row[0], row[1], row[2], row[3], row[4], bool(row[5]), row[6]) for row in rows}
+
+    def put_file(self, store: str, row: FileRow) -> None:
+        self.connection.execute(
+            "INSERT OR REPLACE INTO files(store, name, kind, mtime_ns, size, sha256, racy, record_id)"
+            " VALUES(?, ?, ?, ?, ?, ?, ?, ?)",
+            (store, row.name, row.kind, row.mtime_ns, row.size, row.sha256, int(row.racy), row.record_id),
+        )
+
+    def drop_file(self, store: str, name: str) -> None:
+        self.connection.execute("DELETE FROM files WHERE store = ? AND name = ?", (store, name))
+
+    # -- records ------------------------------------------------------------
+
+    def put_record(self, store: str, file: str, record: Record, state: str) -> None:
+        self.drop_record(record.id)
+        cursor = self.connection.execute(
+            "INSERT INTO records(id, store, file, state, scope, project_key, memory_type, memory_class,"
+            " authority, lifecycle, title, summary, body, tasks, version, created_at, updated_at, json)"
+            " VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                record.id,
+                store,
+                file,
+                state,
+                record.scope,
+                record.project_key,
+                record.memory_type,
+                record.memory_class,
+                record.authority,
+                record.lifecycle,
+                record.title,
+                record.manifest_summary,
+                record.text,
+                " ".join(record.selectors.tasks),
+                record.version,
+                record.created_at,
+                record.updated_at,
+                record_json(record, state),
+            ),
+        )
+        if self.has_fts:
+            # The FTS row shares the record row's rowid, so it can be found without a scan.
+            self.connection.execute(
+                "INSERT INTO records_fts(rowid, title, summary, body, tasks) VALUES(?, ?, ?, ?, ?)",
+                (
+                    cursor.lastrowid,
+                    record.title,
+                    record.manifest_summary,
+                    record.text,
+                    " ".join(record.selectors.tasks),
+                ),
+            )
+
+    def drop_record(self, record_id: str) -> None:
+        row = self.connection.execute("SELECT rowid FROM records WHERE id = ?", (record_id,)).fetchone()
+        if row is None:
+            return
+        self.connection.execute("DELETE FROM records WHERE rowid = ?", (row[0],))
+        if self.has_fts:
+            self.connection.execute("DELETE FROM records_fts WHERE rowid = ?", (row[0],))
+
+    def is_forgotten(self, record_id: str) -> bool:
+        row = self.connection.execute("SELECT 1 FROM forgotten_ids WHERE id = ?", (record_id,)).fetchone()
+        return row is not None
+
+    def record(self, record_id: str) -> IndexedRecord | None:
+        row = self.connection.execute(
+            "SELECT id, store, file, state, json FROM records WHERE id = ?", (record_id,)
+        ).fetchone()
+        return None if row is None else IndexedRecord(*row)
+
+    def profile_entries(self, store: str) -> list[tuple[str, str, str, str, str, str]]:
+        """(id, title, body, memory_type, authority, lifecycle) of the live, current records, oldest first."""
+        rows = self.connection.execute(
+            "SELECT id, title, body, memory_type, authority, lifecycle FROM records"
+            " WHERE store = ? AND state = 'live' AND lifecycle != 'superseded' ORDER BY created_at, id",
+            (store,),
+        )
+        return [tuple(row) for row in rows]
+
+    def same_text(self, store: str, text: str) -> list[IndexedRecord]:
+        rows = self.connection.execute(
+            "SELECT id, store, file, state, json FROM records"
+            " WHERE store = ? AND state = 'live' AND body = ?",
+            (store, text.strip("\n")),
+        )
+        return [IndexedRecord(*row) for row in rows]
+
+    def records_in(self, store: str) -> list[IndexedRecord]:
+        rows = self.connection.execute(
+            "SELECT id, store, file, state, json FROM records WHERE store = ? ORDER BY id", (store,)
+        )
+        return [IndexedRecord(*row) for row in rows]
+
+    def select(
+        self,
+        stores: Sequence[str],
+        *,
+        ids: Sequence[str] = (),
+        memory_types: Sequence[str] = (),
+        lifecycles: Sequence[str] = (),
+        states: Sequence[str] = ("live",),
+        text: str | None = None,
+    ) -> list[IndexedRecord]:
+        clauses = [_in_clause("r.store", stores), _in_clause("r.state", states)]
+        params: list[object] = [*stores, *states]
+        for column, values in (("r.id", ids), ("r.memory_type", memory_types), ("r.lifecycle", lifecycles)):
+            if values:
+                clauses.append(_in_clause(column, values))
+                params.extend(values)
+        if text and text.strip():
+            clause, text_params = self._text_clause(text)
+            clauses.append(clause)
+            params.extend(text_params)
+        sql = (
+            "SELECT r.id, r.store, r.file, r.state, r.json FROM records r WHERE "
+            + " AND ".join(clauses)
+            + " ORDER BY r.scope DESC, r.memory_type, r.updated_at DESC, r.id"
+        )
+        return [IndexedRecord(*row) for row in self.connection.execute(sql, params)]
+
+    def _text_clause(self, text: str) -> tuple[str, list[object]]:
+        """Every word of `text` must occur; FTS5 when we have it, substring search otherwise.
+
+        Words in scripts without spaces (Chinese, Japanese) are matched as substrings
+        in both modes, since unicode61 keeps a whole run of them as one token.
+        """
+        words = [word for word in re.split(r"\s+", text.strip()) if word]
+        clauses: list[str] = []
+        params: list[object] = []
+        fts_words = [w for w in words if self.has_fts and _is_fts_word(w)]
+        if fts_words:
+            clauses.append("r.rowid IN (SELECT rowid FROM records_fts WHERE records_fts MATCH ?)")
+            params.append(" ".join('"' + w.replace('"', '""') + '"*' for w in fts_words))
+        for word in words:
+            if word in fts_words:
+                continue
+            clauses.append(
+                "(instr(lower(r.title), ?) > 0 OR instr(lower(r.body), ?) > 0"
+                " OR instr(lower(r.summary), ?) > 0 OR instr(lower(r.tasks), ?) > 0)"
+            )
+            params.extend([word.lower()] * 4)
+        return " AND ".join(clauses), params
+
+    def counts(self, stores: Sequence[str]) -> list[tuple[str, str, str, str, int]]:
+        sql = (
+            "SELECT store, state, lifecycle, memory_type, count(*) FROM records WHERE "
+            + _in_clause("store", stores)
+            + " GROUP BY store, state, lifecycle, memory_type"
+        )
+        return [tuple(row) for row in self.connection.execute(sql, list(stores))]
+
+    def store_of(self, record_id: str) -> str | None:
+        row = self.connection.execute("SELECT store FROM records WHERE id = ?", (record_id,)).fetchone()
+        if row is None:
+            row = self.connection.execute(
+                "SELECT store FROM forgotten_ids WHERE id = ?", (record_id,)
+            ).fetchone()
+        return None if row is None else str(row[0])
+
+    def forget_id(self, store: str, record_id: str) -> None:
+        self.connection.execute(
+            "INSERT OR REPLACE INTO forgotten_ids(id, store) VALUES(?, ?)", (record_id, store)
+        )
+
+    def clear_forgotten_id(self, record_id: str) -> None:
+        self.connection.execute("DELETE FROM forgotten_ids WHERE id = ?", (record_id,))
+
+    # -- invalid files -------------------------------------------------------
+
+    def set_invalid(self, store: str, name: str, line: int | None, error: str) -> None:
+        self.connection.execute(
+            "INSERT OR REPLACE INTO invalid(store, name, line, error) VALUES(?, ?, ?, ?)",
+            (store, name, line, error),
+        )
+
+    def clear_invalid(self, store: str, name: str) -> None:
+        self.connection.execute("DELETE FROM invalid WHERE store = ? AND name = ?", (store, name))
+
+    def invalid_files(self, stores: Iterable[str]) -> list[InvalidFile]:
+        stores = list(stores)
+        sql = (
+            "SELECT store, name, line, error FROM invalid WHERE "
+            + _in_clause("store", stores)
+            + " ORDER BY store, name"
+        )
+        return [InvalidFile(*row) for row in self.connection.execute(sql, stores)]
+
+    def forget_store(self, store: str) -> None:
+        """Drop everything the index knows about one store (before re-reading it whole)."""
+        if self.has_fts:
+            self.connection.execute(
+                "DELETE FROM records_fts WHERE rowid IN (SELECT rowid FROM records WHERE store = ?)", (store,)
+            )
+        for table in ("records", "files", "invalid", "forgotten_ids"):
+            self.connection.execute(f"DELETE FROM {table} WHERE store = ?", (store,))
+
+
+def _is_fts_word(word: str) -> bool:
+    return all(ord(char) < 0x2E80 for char in word) and any(char.isalnum() for char in word)
+
+
+def _in_clause(column: str, values: Sequence[object]) -> str:
+    if not values:
+        return "0"
+    return f"{column} IN ({', '.join('?' for _ in values)})"
+
+
+def _connect(path: Path) -> sqlite3.Connection:
+    created = not path.exists()
+    connection = sqlite3.connect(path, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None)
+    if created:
+        os.chmod(path, FILE_MODE)
+    connection.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+    connection.execute("PRAGMA journal_mode = WAL")
+    connection.execute("PRAGMA synchronous = NORMAL")
+    connection.execute("PRAGMA secure_delete = ON")
+    return connection
+
+
+def _create_schema(connection: sqlite3.Connection) -> None:
+    connection.executescript(_TABLES)
+    has_fts = fts5_available(connection)
+    if has_fts:
+        connection.execute(_FTS_TABLE)
+    connection.execute(
+        "INSERT OR REPLACE INTO meta(key, value) VALUES('fts5', ?)", ("1" if has_fts else "0",)
+    )
+    connection.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+
+
+def _remove_database(path: Path) -> None:
+    for suffix in ("", "-wal", "-shm", "-journal"):
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(str(path) + suffix)
+
+
+def build_fresh(path: Path) -> Index:
+    """Open a brand-new index at `path` (any leftover file there is removed first)."""
+    _remove_database(path)
+    return Index.open(path)
+
+
+def swap_in(new_path: Path, live_path: Path) -> None:
+    """Replace the live index by the freshly built one in one rename.
+
+    The caller holds the exclusive index lock, so no connection is open on the
+    old file; its WAL and shared-memory files are removed first because SQLite
+    would otherwise replay the old WAL into the new database.
+    """
+    for suffix in ("-wal", "-shm"):
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(str(live_path) + suffix)
+    os.replace(new_path, live_path)
+    fsync_dir(live_path.parent)
+
+
+def check_integrity(path: Path) -> str | None:
+    """None when the index file is sound, else what is wrong with it."""
+    if not path.exists():
+        return "the index does not exist yet"
+    try:
+        connection = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+        try:
+            result = connection.execute("PRAGMA quick_check").fetchone()[0]
+            version = connection.execute("PRAGMA user_version").fetchone()[0]
+        finally:
+            connection.close()
+    except sqlite3.DatabaseError as error:
+        return f"unreadable: {error}"
+    if result != "ok":
+        return f"damaged: {result}"
+    if version != SCHEMA_VERSION:
+        return f"written by another version (schema {version}, expected {SCHEMA_VERSION})"
+    return None

@@ -1,0 +1,157 @@
+"""The provider contract (`comet.provider/v1`): status, query, apply.
+
+Every read and write of memory goes through a Provider.  The Local provider
+implements it over the files under COMET_HOME; a Remote provider speaking the
+same contract can replace it without any change to the callers.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from comet_git.records.model import Evidence, Selectors
+
+PROVIDER_SCHEMA = "comet.provider/v1"
+
+
+@dataclass(frozen=True)
+class RecordView:
+    """A record as a provider returns it: its JSON (all SPEC §4 keys, `text`, `state`)."""
+
+    id: str
+    state: str  # "live" | "forgotten"
+    json_text: str
+
+    def as_dict(self) -> dict[str, Any]:
+        data: dict[str, Any] = json.loads(self.json_text)
+        return data
+
+
+@dataclass(frozen=True)
+class InvalidFileReport:
+    file: str
+    line: int | None
+    error: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"file": self.file, "line": self.line, "error": self.error}
+
+
+@dataclass(frozen=True)
+class Query:
+    ids: tuple[str, ...] = ()
+    scopes: tuple[str, ...] = ("global", "project")
+    memory_types: tuple[str, ...] = ()
+    lifecycles: tuple[str, ...] = ()
+    text: str | None = None
+    include_superseded: bool = False
+    include_forgotten: bool = False
+    with_history: bool = False
+
+
+@dataclass(frozen=True)
+class QueryResult:
+    records: list[RecordView]
+    invalid: list[InvalidFileReport]
+    history: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
+
+
+# -- changes: what `apply` accepts ------------------------------------------
+
+
+@dataclass(frozen=True)
+class Remember:
+    text: str
+    title: str | None = None
+    scope: str = "project"
+    memory_type: str = "collaboration-policy"
+    memory_class: str | None = None
+    selectors: Selectors = field(default_factory=Selectors)
+    summary: str | None = None
+    authority: str = "explicit"
+    evidence: tuple[Evidence, ...] = ()
+
+
+@dataclass(frozen=True)
+class Correct:
+    id: str
+    text: str | None = None
+    title: str | None = None
+    summary: str | None = None
+    memory_type: str | None = None
+    memory_class: str | None = None
+    paths: tuple[str, ...] | None = None
+    tasks: tuple[str, ...] | None = None
+    operations: tuple[str, ...] | None = None
+    phases: tuple[str, ...] | None = None
+
+
+@dataclass(frozen=True)
+class Forget:
+    id: str
+    permanent: bool = False
+
+
+@dataclass(frozen=True)
+class Rollback:
+    id: str
+
+
+Change = Remember | Correct | Forget | Rollback
+
+
+@dataclass(frozen=True)
+class ChangeResult:
+    action: str  # created | unchanged | corrected | forgotten | rolled-back
+    id: str
+    record: RecordView | None = None
+    permanent: bool = False
+    rollback_possible: bool = False
+    detail: str | None = None
+
+
+@dataclass(frozen=True)
+class StoreStatus:
+    name: str
+    path: str
+    exists: bool
+    counts_by_lifecycle: dict[str, int]
+    counts_by_type: dict[str, int]
+    forgotten: int
+    invalid: list[InvalidFileReport]
+    profile: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "path": self.path,
+            "exists": self.exists,
+            "lifecycle": self.counts_by_lifecycle,
+            "memoryType": self.counts_by_type,
+            "forgotten": self.forgotten,
+            "invalid": [item.to_json() for item in self.invalid],
+            "profile": self.profile,
+        }
+
+
+@dataclass(frozen=True)
+class StatusReport:
+    provider: str
+    home: str
+    index: dict[str, Any]
+    stores: list[StoreStatus]
+    conflicts: list[dict[str, Any]]
+
+
+class Provider(Protocol):
+    """What every provider offers; callers depend on nothing else."""
+
+    name: str
+
+    def status(self) -> StatusReport: ...
+
+    def query(self, query: Query) -> QueryResult: ...
+
+    def apply(self, change: Change) -> ChangeResult: ...

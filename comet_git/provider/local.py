@@ -1,0 +1,442 @@
+"""The Local provider: the provider contract over the Markdown files under COMET_HOME."""
+
+from __future__ import annotations
+
+import contextlib
+import sqlite3
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from comet_git.errors import CometError, InvalidInputError, NotFoundError, RecordFormatError, StoreError
+from comet_git.index import Index, IndexedRecord
+from comet_git.provider import (
+    Change,
+    ChangeResult,
+    Correct,
+    Forget,
+    InvalidFileReport,
+    Query,
+    QueryResult,
+    RecordView,
+    Remember,
+    Rollback,
+    StatusReport,
+    StoreStatus,
+)
+from comet_git.provider.sync import StoreSync, scan
+from comet_git.provider.writes import StoreWriter
+from comet_git.records.history import RecordHistory
+from comet_git.records.model import (
+    AUTHORITIES,
+    Evidence,
+    Record,
+    Selectors,
+    derive_summary,
+    parse_record_mapping,
+    utc_now,
+)
+from comet_git.store import Home, ScopeStore, file_lock
+
+# Which command-line flag sets which record key, for error messages.
+FLAG_OF_KEY = {
+    "memoryType": "--type",
+    "memoryClass": "--class",
+    "paths": "--path",
+    "tasks": "--task",
+    "operations": "--operation",
+    "phases": "--phase",
+    "title": "--title",
+    "summary": "--summary",
+    "scope": "--scope",
+    "authority": "authority",
+}
+
+
+def default_title(text: str) -> str:
+    title = derive_summary(text)
+    return title if len(title) <= 80 else title[:77].rstrip() + "..."
+
+
+def default_class(scope: str) -> str:
+    return "project-agreement" if scope == "project" else "user-preference"
+
+
+def build_record(
+    record_id: str,
+    text: str,
+    title: str | None,
+    store: ScopeStore,
+    memory_type: str,
+    memory_class: str | None,
+    selectors: Selectors | None,
+    summary: str | None,
+    authority: str,
+    evidence: tuple[Evidence, ...],
+    *,
+    source: str = "<command line>",
+) -> Record:
+    """A new record, validated by the one strict parser; bad values name the flag to fix."""
+    now = utc_now()
+    fields: dict[str, Any] = {
+        "id": record_id,
+        "title": title if title else default_title(text),
+        "summary": summary,
+        "scope": store.scope,
+        "projectKey": store.project_key,
+        "memoryType": memory_type,
+        "memoryClass": memory_class or default_class(store.scope),
+        "selectors": {k: v for k, v in (selectors or Selectors()).to_json().items() if v} or None,
+        "authority": authority,
+        "lifecycle": "proven" if authority == "explicit" else "trial",
+        "evidence": [{k: v for k, v in e.to_json().items() if v is not None} for e in evidence] or None,
+        "version": 1,
+        "createdAt": now,
+        "updatedAt": now,
+    }
+    if authority not in AUTHORITIES:
+        raise InvalidInputError(f"authority {authority!r} is not one of {', '.join(AUTHORITIES)}")
+    return _validated({k: v for k, v in fields.items() if v is not None}, text, source)
+
+
+def _validated(fields: dict[str, Any], text: str, source: str) -> Record:
+    try:
+        return parse_record_mapping(fields, text, file=source)
+    except RecordFormatError as error:
+        flag = FLAG_OF_KEY.get(error.key or "", error.key or "value")
+        if not text.strip():
+            raise InvalidInputError("the text is empty", hint="pass --text with what to remember") from None
+        raise InvalidInputError(f"{flag}: {error.message}", hint=error.hint) from None
+
+
+class LocalProvider:
+    name = "local"
+
+    def __init__(self, home: Home, project_key: str | None) -> None:
+        self.home = home
+        self.project_key = project_key
+
+    # -- stores -----------------------------------------------------------------
+
+    @property
+    def global_store(self) -> ScopeStore:
+        return self.home.global_store
+
+    @property
+    def project_store(self) -> ScopeStore | None:
+        return self.home.project_store(self.project_key) if self.project_key else None
+
+    def visible_stores(self) -> list[ScopeStore]:
+        stores = [self.global_store]
+        if self.project_store is not None:
+            stores.append(self.project_store)
+        return stores
+
+    def store_for_scope(self, scope: str) -> ScopeStore:
+        if scope == "global":
+            return self.global_store
+        if scope != "project":
+            raise InvalidInputError(
+                f"--scope: {scope!r} is not allowed", hint="allowed values: global, project"
+            )
+        store = self.project_store
+        if store is None:
+            raise CometError(
+                "project scope needs a git repository, and this path is not inside one",
+                hint="run the command inside a repository (or pass its PATH), or use --scope global",
+            )
+        return store
+
+    # -- sessions ---------------------------------------------------------------
+
+    @contextlib.contextmanager
+    def session(self, write_store: ScopeStore | None = None) -> Iterator[Index]:
+        """An open, refreshed index; with `write_store`, that store is locked and in a transaction."""
+        self.home.ensure()
+        with file_lock(self.home.index_path.parent / ".lock", shared=True):
+            index = Index.open(self.home.index_path)
+            try:
+                if write_store is not None:
+                    write_store.create()
+                    with write_store.lock():
+                        for store in self.visible_stores():
+                            self.refresh(index, store, held=store == write_store)
+                        with index.transaction():
+                            yield index
+                            StoreWriter(index, write_store).render_profile()
+                else:
+                    for store in self.visible_stores():
+                        self.refresh(index, store, held=False)
+                    yield index
+            except sqlite3.DatabaseError as error:
+                raise StoreError(
+                    f"the index {self.home.index_path} is damaged: {error}",
+                    hint="run `comet repair` to rebuild it from your Markdown records (nothing is lost)",
+                ) from error
+            finally:
+                index.close()
+
+    def refresh(self, index: Index, store: ScopeStore, *, held: bool) -> list[str]:
+        """Bring the index up to date with `store`'s files; returns notes on hand edits taken in."""
+        if not store.exists():
+            return []
+        if scan(index, store).clean and store.profile_path.exists():
+            return []
+        lock = contextlib.nullcontext() if held else store.lock()
+        with lock:
+            found = scan(index, store)  # again, now that nobody else is writing
+            with index.transaction():
+                return StoreSync(index, store).run(found).notes
+
+    # -- the contract ------------------------------------------------------------
+
+    def query(self, query: Query) -> QueryResult:
+        stores = [s for s in self.visible_stores() if s.scope in query.scopes]
+        names = [s.name for s in stores]
+        states = ("live", "forgotten") if query.include_forgotten else ("live",)
+        with self.session() as index:
+            found = index.select(
+                names,
+                ids=query.ids,
+                memory_types=query.memory_types,
+                lifecycles=query.lifecycles,
+                states=states,
+                text=query.text,
+            )
+            if query.ids and len(found) < len(set(query.ids)):
+                self._explain_missing(index, query.ids, {item.id for item in found}, names)
+            views = [
+                _view(item)
+                for item in found
+                if query.include_superseded or query.ids or '"lifecycle":"superseded"' not in item.json_text
+            ]
+            invalid = self._invalid(index, stores)
+        history = {view.id: self._history(view) for view in views} if query.with_history else {}
+        return QueryResult(views, invalid, history)
+
+    def _explain_missing(self, index: Index, ids: tuple[str, ...], found: set[str], names: list[str]) -> None:
+        for record_id in ids:
+            if record_id in found:
+                continue
+            owner = index.store_of(record_id)
+            if owner is not None and owner not in names:
+                raise NotFoundError(
+                    f"{record_id} belongs to another project ({owner})",
+                    hint="run the command from that repository, or pass its path",
+                )
+            forgotten = owner is not None
+            raise NotFoundError(
+                f"no record {record_id}" + (" (it was forgotten)" if forgotten else ""),
+                hint="`comet memory list --all` shows the ids you have"
+                + (f"; `comet memory rollback --id {record_id}` restores it" if forgotten else ""),
+            )
+
+    def _history(self, view: RecordView) -> list[dict[str, Any]]:
+        data = view.as_dict()
+        store = self.store_for_scope(str(data["scope"]))
+        entries = [
+            {
+                "version": old.version,
+                "text": old.text,
+                "title": old.title,
+                "updatedAt": old.updated_at,
+                "lifecycle": "superseded",
+            }
+            for old in RecordHistory(store, view.id).versions()
+            if old.version != data["version"]
+        ]
+        entries.append(
+            {
+                "version": data["version"],
+                "text": data["text"],
+                "title": data["title"],
+                "updatedAt": data["updatedAt"],
+                "lifecycle": data["lifecycle"],
+                "current": True,
+            }
+        )
+        return entries
+
+    def _invalid(self, index: Index, stores: list[ScopeStore]) -> list[InvalidFileReport]:
+        roots = {s.name: s.root for s in stores}
+        return [
+            InvalidFileReport(str(roots[item.store] / item.name), item.line, item.error)
+            for item in index.invalid_files(roots)
+        ]
+
+    def apply(self, change: Change) -> ChangeResult:
+        if isinstance(change, Remember):
+            return self._remember(change)
+        store = self._store_of(change.id)
+        with self.session(write_store=store) as index:
+            writer = StoreWriter(index, store)
+            if isinstance(change, Correct):
+                return self._correct(writer, change)
+            if isinstance(change, Forget):
+                stone = writer.forget(change.id, permanent=change.permanent)
+                return ChangeResult("forgotten", change.id, None, stone.permanent, not stone.permanent)
+            if isinstance(change, Rollback):
+                undone, record = writer.rollback(change.id)
+                return ChangeResult(
+                    "rolled-back", change.id, _view_of(index, record.id), detail=f"undid the last {undone}"
+                )
+        raise InvalidInputError(f"unknown change {type(change).__name__}")
+
+    def _store_of(self, record_id: str) -> ScopeStore:
+        """Which visible store holds `record_id` (live or forgotten)."""
+        with self.session() as index:
+            owner = index.store_of(record_id)
+        for store in self.visible_stores():
+            if store.name == owner:
+                return store
+        if owner is not None:
+            raise NotFoundError(
+                f"{record_id} belongs to another project ({owner})",
+                hint="run the command from that repository, or pass its path",
+            )
+        raise NotFoundError(f"no record {record_id}", hint="`comet memory list --all` shows the ids you have")
+
+    def _remember(self, change: Remember) -> ChangeResult:
+        store = self.store_for_scope(change.scope)
+        with self.session(write_store=store) as index:
+            writer = StoreWriter(index, store)
+            record = build_record(
+                writer.unique_id(),
+                change.text,
+                change.title,
+                store,
+                change.memory_type,
+                change.memory_class,
+                change.selectors,
+                change.summary,
+                change.authority,
+                change.evidence,
+            )
+            duplicate = _same_statement(index, store, record)
+            if duplicate is not None:
+                return ChangeResult(
+                    "unchanged",
+                    duplicate.id,
+                    _view(duplicate),
+                    detail="the same statement is already remembered",
+                )
+            writer.create(record)
+            return ChangeResult("created", record.id, _view_of(index, record.id))
+
+    def _correct(self, writer: StoreWriter, change: Correct) -> ChangeResult:
+        _, _, _, current = writer.live_file(change.id)
+        selectors = Selectors(
+            paths=current.selectors.paths if change.paths is None else change.paths,
+            tasks=current.selectors.tasks if change.tasks is None else change.tasks,
+            operations=current.selectors.operations if change.operations is None else change.operations,
+            phases=current.selectors.phases if change.phases is None else change.phases,
+        )
+        fields = current.front_matter()
+        title_was_derived = current.title == default_title(current.text)
+        new_title = change.title or (
+            default_title(change.text) if change.text and title_was_derived else current.title
+        )
+        fields.update(
+            {
+                "title": new_title,
+                "summary": change.summary if change.summary is not None else current.summary,
+                "memoryType": change.memory_type or current.memory_type,
+                "memoryClass": change.memory_class or current.memory_class,
+                "selectors": {k: v for k, v in selectors.to_json().items() if v} or None,
+                "authority": "explicit",
+                "lifecycle": "proven" if current.lifecycle == "trial" else current.lifecycle,
+            }
+        )
+        candidate = _validated(
+            {k: v for k, v in fields.items() if v is not None}, change.text or current.text, "<command line>"
+        )
+        updated, changed = writer.correct(
+            change.id,
+            {
+                "title": candidate.title,
+                "summary": candidate.summary,
+                "memory_type": candidate.memory_type,
+                "memory_class": candidate.memory_class,
+                "selectors": candidate.selectors,
+                "authority": candidate.authority,
+                "lifecycle": candidate.lifecycle,
+                "text": candidate.text,
+            },
+        )
+        return ChangeResult(
+            "corrected" if changed else "unchanged", updated.id, _view_of(writer.index, updated.id)
+        )
+
+    def status(self) -> StatusReport:
+        from comet_git.index import check_integrity
+
+        problem = check_integrity(self.home.index_path) if self.home.index_path.exists() else None
+        stores: list[StoreStatus] = []
+        conflicts: list[dict[str, Any]] = []
+        with self.session() as index:
+            for store in self.visible_stores():
+                stores.append(self._store_status(index, store))
+            has_fts = index.has_fts
+        for store_status in stores:
+            conflicts.extend(
+                {"file": item.file, "line": item.line, "error": item.error}
+                for item in store_status.invalid
+                if "already used by" in item.error
+            )
+        return StatusReport(
+            provider=self.name,
+            home=str(self.home.root),
+            index={"path": str(self.home.index_path), "fts5": has_fts, "problem": problem},
+            stores=stores,
+            conflicts=conflicts,
+        )
+
+    def _store_status(self, index: Index, store: ScopeStore) -> StoreStatus:
+        lifecycles: dict[str, int] = {}
+        types: dict[str, int] = {}
+        forgotten = 0
+        for _, state, lifecycle, memory_type, count in index.counts([store.name]):
+            if state == "forgotten":
+                forgotten += count
+                continue
+            lifecycles[lifecycle] = lifecycles.get(lifecycle, 0) + count
+            types[memory_type] = types.get(memory_type, 0) + count
+        return StoreStatus(
+            name=store.name,
+            path=str(store.root),
+            exists=store.exists(),
+            counts_by_lifecycle=lifecycles,
+            counts_by_type=types,
+            forgotten=forgotten + _permanent_count(store),
+            invalid=self._invalid(index, [store]),
+            profile=str(store.profile_path),
+        )
+
+
+def _permanent_count(store: ScopeStore) -> int:
+    """Permanently forgotten records leave only a tombstone, which the index does not list."""
+    if not store.tombstones_dir.is_dir():
+        return 0
+    return sum(1 for path in store.tombstones_dir.glob("*.json") if not path.with_suffix(".md").exists())
+
+
+def _view(item: IndexedRecord) -> RecordView:
+    return RecordView(item.id, item.state, item.json_text)
+
+
+def _view_of(index: Index, record_id: str) -> RecordView | None:
+    item = index.record(record_id)
+    return None if item is None else _view(item)
+
+
+def _same_statement(index: Index, store: ScopeStore, record: Record) -> IndexedRecord | None:
+    """A live record of the same store with the same text and selectors: remembering twice is a no-op."""
+    for item in index.same_text(store.name, record.text):
+        data = item.as_dict()
+        if data["memoryType"] == record.memory_type and data["selectors"] == record.selectors.to_json():
+            return item
+    return None
+
+
+def project_root_path(home: Home, project_key: str) -> Path:
+    return home.project_store(project_key).root

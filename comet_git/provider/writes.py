@@ -1,0 +1,260 @@
+"""The local provider's writes to one store: create, correct, forget, rollback
+and the profile.md projection.
+
+Callers hold the store lock and an open index transaction.  Each operation
+checks everything it can before it writes the first file, and writes the
+record file last-but-one, under compare-before-replace, so that a failure
+leaves the store as it was.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+from pathlib import Path
+
+from comet_git.errors import CometError, ConcurrentEditError, NotFoundError
+from comet_git.index import FileRow, Index
+from comet_git.records import profile, tombstones
+from comet_git.records.codec import parse_record, render_record, update_record_text
+from comet_git.records.history import RecordHistory
+from comet_git.records.model import Record, new_record_id, utc_now
+from comet_git.store import (
+    ABSENT,
+    Absent,
+    FileState,
+    ScopeStore,
+    atomic_write,
+    read_with_state,
+    remove_file,
+    sha256_bytes,
+)
+
+
+def record_name(path: Path, store: ScopeStore) -> str:
+    return path.relative_to(store.root).as_posix()
+
+
+class StoreWriter:
+    def __init__(self, index: Index, store: ScopeStore) -> None:
+        self.index = index
+        self.store = store
+
+    # -- reading what is there ------------------------------------------------
+
+    def live_file(self, record_id: str) -> tuple[Path, str, FileState, Record]:
+        """The record's file as it is on disk now, or NotFoundError."""
+        indexed = self.index.record(record_id)
+        if indexed is None or indexed.store != self.store.name or indexed.state != "live":
+            raise NotFoundError(f"no live record {record_id} in {self.store.name}")
+        path = self.store.root / indexed.file
+        data, state = read_with_state(path)
+        raw = data.decode("utf-8")
+        return path, raw, state, parse_record(raw, str(path))
+
+    def unique_id(self) -> str:
+        while True:
+            candidate = new_record_id()
+            taken = (
+                self.index.store_of(candidate) is not None
+                or (self.store.history_dir / candidate).exists()
+                or tombstones.metadata_path(self.store, candidate).exists()
+            )
+            if not taken:
+                return candidate
+
+    # -- create ---------------------------------------------------------------
+
+    def create(self, record: Record, source: str = "command") -> Record:
+        path = self.store.record_path(record.id)
+        written = atomic_write(path, render_record(record), expected=ABSENT)
+        self._index_file(path, record, written)
+        RecordHistory(self.store, record.id).log("create", source, None, record.version)
+        return record
+
+    # -- correct --------------------------------------------------------------
+
+    def correct(
+        self, record_id: str, change: dict[str, object], source: str = "command"
+    ) -> tuple[Record, bool]:
+        """Apply `change` (Record field names) as a new version; returns (record, changed)."""
+        path, raw, state, current = self.live_file(record_id)
+        candidate = current.evolve(**change)
+        if candidate == current:
+            return current, False
+        updated = candidate.evolve(version=current.version + 1, updated_at=utc_now())
+        self.replace_version(path, raw, state, current, updated, source)
+        return updated, True
+
+    def replace_version(
+        self, path: Path, raw: str, state: FileState, previous: Record, updated: Record, source: str
+    ) -> FileState:
+        """Keep `previous` in history, then write `updated` over `path` (if nobody changed it)."""
+        history = RecordHistory(self.store, previous.id)
+        snapshot = history.snapshot_path(previous.version)
+        existed = snapshot.exists()
+        history.keep(previous)
+        try:
+            written = atomic_write(path, update_record_text(raw, updated), expected=state)
+        except CometError:
+            if not existed:
+                with contextlib.suppress(FileNotFoundError):
+                    snapshot.unlink()
+            raise
+        history.log("correct", source, previous.version, updated.version)
+        self._index_file(path, updated, written)
+        return written
+
+    # -- forget ---------------------------------------------------------------
+
+    def forget(self, record_id: str, *, permanent: bool, source: str = "command") -> tombstones.Tombstone:
+        existing = tombstones.read(self.store, record_id)
+        if existing is not None:
+            if existing.permanent or not permanent:
+                raise CometError(
+                    f"{record_id} is already forgotten" + (" permanently" if existing.permanent else ""),
+                    hint=None
+                    if existing.permanent
+                    else f"`comet memory rollback --id {record_id}` brings it back",
+                )
+            return self._erase(record_id, tombstones.make_permanent(self.store, existing))
+        path, raw, state, current = self.live_file(record_id)
+        stone = tombstones.write(self.store, current, raw, permanent=permanent)
+        try:
+            remove_file(path, expected=state)
+        except ConcurrentEditError:
+            tombstones.remove(self.store, record_id)
+            raise
+        self._drop_file(path)
+        if permanent:
+            return self._erase(record_id, stone)
+        RecordHistory(self.store, record_id).log("forget", source, current.version, None)
+        self.index.put_record(
+            self.store.name,
+            tombstones.content_path(self.store, record_id).relative_to(self.store.root).as_posix(),
+            current,
+            "forgotten",
+        )
+        self.index.forget_id(self.store.name, record_id)
+        return stone
+
+    def forget_from_snapshot(self, record: Record, source: str) -> None:
+        """A record whose file the user deleted by hand: tombstone it from the index's copy."""
+        tombstones.write(self.store, record, render_record(record), permanent=False)
+        RecordHistory(self.store, record.id).log("forget", source, record.version, None)
+        self.index.put_record(
+            self.store.name,
+            tombstones.content_path(self.store, record.id).relative_to(self.store.root).as_posix(),
+            record,
+            "forgotten",
+        )
+        self.index.forget_id(self.store.name, record.id)
+
+    def _erase(self, record_id: str, stone: tombstones.Tombstone) -> tombstones.Tombstone:
+        """What a permanent forget leaves: the tombstone's id and content hash, nothing else."""
+        RecordHistory(self.store, record_id).erase()
+        self.index.drop_record(record_id)
+        self.index.drop_file(self.store.name, f"tombstones/{record_id}.md")
+        self.index.forget_id(self.store.name, record_id)
+        self.index.purge_deleted_content()
+        return stone
+
+    # -- rollback -------------------------------------------------------------
+
+    def rollback(self, record_id: str) -> tuple[str, Record]:
+        """Undo the last correction or forget of `record_id`; returns (what was undone, record)."""
+        stone = tombstones.read(self.store, record_id)
+        if stone is not None and stone.permanent:
+            raise CometError(
+                f"{record_id} was forgotten permanently; its content no longer exists",
+                hint="remember it again with `comet memory remember` if you still want it",
+            )
+        history = RecordHistory(self.store, record_id)
+        last = history.last_undoable()
+        if last is None:
+            raise CometError(
+                f"{record_id} has no correction or forget to roll back",
+                hint=f"`comet memory show --id {record_id} --history` lists its versions",
+            )
+        if last.action == "forget":
+            return "forget", self._restore_forgotten(record_id, history)
+        return "correct", self._restore_version(record_id, history, last.from_version)
+
+    def _restore_forgotten(self, record_id: str, history: RecordHistory) -> Record:
+        source = tombstones.content_path(self.store, record_id)
+        if not source.exists():
+            raise NotFoundError(f"the tombstone of {record_id} has no content to restore")
+        raw = source.read_text(encoding="utf-8")
+        record = parse_record(raw, str(source))
+        target = self.store.record_path(record_id)
+        written = atomic_write(target, raw, expected=ABSENT)
+        tombstones.remove(self.store, record_id)
+        self.index.drop_file(self.store.name, f"tombstones/{record_id}.md")
+        self.index.drop_file(self.store.name, f"tombstones/{record_id}.json")
+        self.index.clear_forgotten_id(record_id)
+        history.log("rollback", "command", None, record.version)
+        self._index_file(target, record, written)
+        return record
+
+    def _restore_version(self, record_id: str, history: RecordHistory, version: int | None) -> Record:
+        if version is None:
+            raise CometError(f"the history of {record_id} does not say which version to restore")
+        old = history.version(version)
+        path, raw, state, current = self.live_file(record_id)
+        restored = old.evolve(
+            version=current.version + 1,
+            updated_at=utc_now(),
+            application=current.application,
+            evidence=current.evidence if len(current.evidence) > len(old.evidence) else old.evidence,
+        )
+        history.keep(current)
+        written = atomic_write(path, update_record_text(raw, restored), expected=state)
+        history.log("rollback", "command", current.version, restored.version)
+        self._index_file(path, restored, written)
+        return restored
+
+    # -- profile.md -------------------------------------------------------------
+
+    def render_profile(self) -> None:
+        """Rewrite profile.md from the live records, unless the user changed it since we looked."""
+        key = f"profile:{self.store.name}"
+        rejected = self.index.get_meta(f"profile-rejected:{self.store.name}")
+        path = self.store.profile_path
+        on_disk = path.read_bytes() if path.exists() else None
+        if on_disk is not None:
+            on_disk_hash = sha256_bytes(on_disk)
+            if on_disk_hash == rejected:
+                return  # the user's unparseable edit stays until they fix it
+            if on_disk_hash != self.index.get_meta(key) and self.index.get_meta(key) is not None:
+                return  # edited since the last render: the next sync reads it first
+        data = self.profile_content().encode("utf-8")
+        if on_disk != data:
+            expected: FileState | Absent = ABSENT
+            if on_disk is not None:
+                expected = FileState.of_bytes(on_disk, os.stat(path))
+            try:
+                atomic_write(path, data, expected=expected)
+            except ConcurrentEditError:
+                return
+        self.index.set_meta(key, sha256_bytes(data))
+        self.index.set_meta(f"profile-rejected:{self.store.name}", "")
+        self.index.put_file(
+            self.store.name,
+            FileRow.of("profile.md", "profile", FileState.of_bytes(data, os.stat(path)), None),
+        )
+
+    def profile_content(self) -> str:
+        entries = [profile.ProfileEntry(*row) for row in self.index.profile_entries(self.store.name)]
+        title = "global" if self.store.scope == "global" else f"project {self.store.project_key}"
+        return profile.render(title, str(self.store.records_dir), entries)
+
+    # -- index bookkeeping ----------------------------------------------------------
+
+    def _index_file(self, path: Path, record: Record, written: FileState) -> None:
+        name = record_name(path, self.store)
+        self.index.put_file(self.store.name, FileRow.of(name, "record", written, record.id))
+        self.index.put_record(self.store.name, name, record, "live")
+        self.index.clear_invalid(self.store.name, name)
+
+    def _drop_file(self, path: Path) -> None:
+        self.index.drop_file(self.store.name, record_name(path, self.store))

@@ -1,0 +1,1 @@
+"""Memory records: the typed model, the one front-matter codec, and the profile.md projection."""

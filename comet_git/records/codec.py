@@ -1,0 +1,155 @@
+"""The one front-matter codec.
+
+Reading goes through PyYAML's C loader (bulk reads of thousands of files must
+be fast).  A fresh file is rendered with PyYAML too.  Updating a file that may
+have been written by hand goes through ruamel.yaml's round-trip mode, so the
+user's comments and key order survive the tool's edits.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+from collections.abc import Mapping
+from typing import Any
+
+import yaml
+
+from comet_git.errors import RecordFormatError
+from comet_git.records.model import FIELD_ORDER, Record, parse_record_mapping
+
+FENCE = "---"
+BOM = "\ufeff"
+
+try:
+    _Loader: type[yaml.SafeLoader] = yaml.CSafeLoader  # type: ignore[assignment]
+    _Dumper: type[yaml.SafeDumper] = yaml.CSafeDumper  # type: ignore[assignment]
+except AttributeError:  # PyYAML built without libyaml: slower, same results
+    _Loader = yaml.SafeLoader
+    _Dumper = yaml.SafeDumper
+
+
+def split_front_matter(raw: str, file: str) -> tuple[str, str, int]:
+    """Return (front-matter YAML, body, line number where the body starts).
+
+    A fence is a line that is exactly `---` (a BOM before the first one is allowed).
+    """
+    if raw.startswith(BOM):
+        raw = raw[len(BOM) :]
+    lines = raw.splitlines(keepends=True)
+    if not lines or lines[0].rstrip("\r\n") != FENCE:
+        raise RecordFormatError(
+            "the file does not start with a '---' front-matter fence",
+            file=file,
+            line=1,
+            hint="a record is YAML front-matter between two '---' lines, then the text",
+        )
+    for index in range(1, len(lines)):
+        if lines[index].rstrip("\r\n") == FENCE:
+            front = "".join(lines[1:index])
+            body = "".join(lines[index + 1 :])
+            return front, body, index + 2
+    raise RecordFormatError(
+        "the front-matter has no closing '---' line",
+        file=file,
+        line=len(lines),
+        hint="add a line '---' after the last key",
+    )
+
+
+def _key_line_finder(front: str) -> Any:
+    lines = front.splitlines()
+
+    def line_of(key: str) -> int | None:
+        pattern = re.compile(rf"^\s*-?\s*{re.escape(key)}\s*:")
+        for number, line in enumerate(lines, start=2):  # line 1 is the opening fence
+            if pattern.match(line):
+                return number
+        return None
+
+    return line_of
+
+
+def load_front_matter(front: str, file: str) -> Any:
+    try:
+        return yaml.load(front, Loader=_Loader) or {}
+    except yaml.YAMLError as error:
+        mark = getattr(error, "problem_mark", None)
+        problem = getattr(error, "problem", None) or str(error)
+        line = mark.line + 2 if mark is not None else None
+        raise RecordFormatError(
+            f"the front-matter is not valid YAML: {problem}",
+            file=file,
+            line=line,
+            hint="fix the YAML (quote values that contain ': ' or start with a special character)",
+        ) from None
+
+
+def parse_record(raw: str, file: str) -> Record:
+    front, body, _ = split_front_matter(raw, file)
+    data = load_front_matter(front, file)
+    if not isinstance(data, Mapping):
+        raise RecordFormatError("the front-matter is not a mapping of keys to values", file=file, line=2)
+    return parse_record_mapping(data, body, file=file, line_of=_key_line_finder(front))
+
+
+def render_record(record: Record) -> str:
+    """A new record file."""
+    front = yaml.dump(record.front_matter(), Dumper=_Dumper, sort_keys=False, allow_unicode=True, width=100)
+    return f"{FENCE}\n{front}{FENCE}\n{record.text.strip(chr(10))}\n"
+
+
+def update_record_text(raw: str, record: Record) -> str:
+    """`raw` rewritten to hold `record`, keeping the user's comments, key order and body bytes."""
+    from ruamel.yaml import YAML
+
+    front, body, _ = split_front_matter(raw, "<record>")
+    round_trip = YAML(typ="rt")
+    round_trip.preserve_quotes = True
+    round_trip.width = 100
+    document = round_trip.load(front)
+    if not isinstance(document, dict):
+        return render_record(record)
+    _merge_mapping(document, record.front_matter(), FIELD_ORDER)
+    stream = io.StringIO()
+    round_trip.dump(document, stream)
+    new_body = body if body.strip("\n") == record.text.strip("\n") else record.text.strip("\n") + "\n"
+    prefix = BOM if raw.startswith(BOM) else ""
+    return f"{prefix}{FENCE}\n{stream.getvalue()}{FENCE}\n{new_body}"
+
+
+def _merge_mapping(target: Any, wanted: Mapping[str, Any], order: tuple[str, ...] | None) -> None:
+    """Make `target` (a ruamel CommentedMap) equal to `wanted`, touching only what differs."""
+    for key in [key for key in target if key not in wanted]:
+        del target[key]
+    for key, value in wanted.items():
+        if key in target:
+            current = target[key]
+            if isinstance(value, Mapping) and isinstance(current, dict):
+                _merge_mapping(current, value, None)
+            elif _plain(current) != value:
+                target[key] = value
+            continue
+        position = _insert_position(target, key, order)
+        target.insert(position, key, value)
+
+
+def _insert_position(target: Any, key: str, order: tuple[str, ...] | None) -> int:
+    """Where a new key goes: right after the nearest key that precedes it in `order`."""
+    if not order or key not in order:
+        return len(target)
+    existing = list(target)
+    for earlier in reversed(order[: order.index(key)]):
+        if earlier in existing:
+            return existing.index(earlier) + 1
+    return 0
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_plain(v) for v in value]
+    if isinstance(value, str):
+        return str(value)
+    return value

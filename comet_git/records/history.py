@@ -1,0 +1,102 @@
+"""Old versions of a record and the log of what was done to it, so that a
+correction or a forget can be rolled back."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from comet_git.errors import NotFoundError
+from comet_git.records.codec import parse_record, render_record
+from comet_git.records.model import Record, utc_now
+from comet_git.store import ScopeStore, atomic_write
+
+UNDOABLE = ("correct", "forget")
+
+
+@dataclass(frozen=True)
+class Action:
+    action: str  # create | correct | forget | rollback | update
+    at: str
+    source: str  # command | hand-edit | profile | learning
+    from_version: int | None = None
+    to_version: int | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "action": self.action,
+            "at": self.at,
+            "source": self.source,
+            "fromVersion": self.from_version,
+            "toVersion": self.to_version,
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Action:
+        return cls(
+            data["action"],
+            data["at"],
+            data.get("source", "command"),
+            data.get("fromVersion"),
+            data.get("toVersion"),
+        )
+
+
+class RecordHistory:
+    """history/<id>/v0001.md ... and history/<id>/actions.jsonl."""
+
+    def __init__(self, store: ScopeStore, record_id: str) -> None:
+        self.directory = store.history_dir / record_id
+        self.record_id = record_id
+
+    def snapshot_path(self, version: int) -> Path:
+        return self.directory / f"v{version:04d}.md"
+
+    @property
+    def log_path(self) -> Path:
+        return self.directory / "actions.jsonl"
+
+    def keep(self, record: Record) -> None:
+        """Keep `record` (a version that is about to be replaced) for history and rollback."""
+        atomic_write(self.snapshot_path(record.version), render_record(record))
+
+    def version(self, version: int) -> Record:
+        path = self.snapshot_path(version)
+        if not path.exists():
+            raise NotFoundError(f"version {version} of {self.record_id} is not in its history")
+        return parse_record(path.read_text(encoding="utf-8"), str(path))
+
+    def versions(self) -> list[Record]:
+        if not self.directory.is_dir():
+            return []
+        return [
+            parse_record(path.read_text(encoding="utf-8"), str(path))
+            for path in sorted(self.directory.glob("v*.md"))
+        ]
+
+    def actions(self) -> list[Action]:
+        if not self.log_path.exists():
+            return []
+        lines = self.log_path.read_text(encoding="utf-8").splitlines()
+        return [Action.from_json(json.loads(line)) for line in lines if line.strip()]
+
+    def log(self, action: str, source: str, from_version: int | None, to_version: int | None) -> None:
+        entry = Action(action, utc_now(), source, from_version, to_version)
+        existing = self.log_path.read_text(encoding="utf-8") if self.log_path.exists() else ""
+        atomic_write(self.log_path, existing + json.dumps(entry.to_json()) + "\n")
+
+    def last_undoable(self) -> Action | None:
+        """The most recent correction or forget that no rollback has undone yet."""
+        stack: list[Action] = []
+        for entry in self.actions():
+            if entry.action in UNDOABLE:
+                stack.append(entry)
+            elif entry.action == "rollback" and stack:
+                stack.pop()
+        return stack[-1] if stack else None
+
+    def erase(self) -> None:
+        shutil.rmtree(self.directory, ignore_errors=True)

@@ -1,0 +1,204 @@
+"""profile.md: a readable projection of one scope's live records, grouped by
+memory type, that the user may edit by hand.
+
+Editing a section's title or text corrects that record, deleting a section
+forgets it, and a new section without an id line becomes a new record.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from comet_git.errors import RecordFormatError
+from comet_git.records.model import ID_PATTERN, MEMORY_TYPES, Record
+from comet_git.resources import read_text
+
+HEADINGS = {
+    "core-profile": "Core profile",
+    "collaboration-policy": "Collaboration policies",
+    "personal-episode": "Personal episodes",
+}
+_TYPE_BY_HEADING = {title.lower(): memory_type for memory_type, title in HEADINGS.items()}
+_ID_LINE = re.compile(r"^<!--\s*id:\s*(?P<id>\S+)(?P<rest>.*?)-->\s*$")
+_HEADING_IN_TEXT = re.compile(r"^(\\*)(#{1,6}\s)")
+
+
+@functools.cache
+def preamble() -> str:
+    """The explanation at the top of profile.md, shipped as a template in the wheel."""
+    return read_text("templates", "profile-preamble.md")
+
+
+@dataclass(frozen=True)
+class ProfileSection:
+    memory_type: str
+    title: str
+    text: str
+    record_id: str | None
+    line: int
+
+
+@dataclass(frozen=True)
+class ProfileEntry:
+    """What the projection shows of one record."""
+
+    id: str
+    title: str
+    text: str
+    memory_type: str
+    authority: str
+    lifecycle: str
+
+    @classmethod
+    def of(cls, record: Record) -> ProfileEntry:
+        return cls(
+            record.id, record.title, record.text, record.memory_type, record.authority, record.lifecycle
+        )
+
+
+def render(title: str, records_dir: str, entries: Iterable[ProfileEntry]) -> str:
+    """The projection; `entries` come in the order they should appear (oldest first)."""
+    by_type: dict[str, list[ProfileEntry]] = {memory_type: [] for memory_type in MEMORY_TYPES}
+    for entry in entries:
+        by_type[entry.memory_type].append(entry)
+    parts = [f"# Memory profile: {title}\n\n", preamble().format(records_dir=records_dir)]
+    for memory_type in MEMORY_TYPES:
+        parts.append(f"\n## {HEADINGS[memory_type]}\n")
+        for entry in by_type[memory_type]:
+            parts.append(
+                f"\n### {entry.title}\n<!-- id: {entry.id} · {entry.authority} · {entry.lifecycle} -->\n\n"
+                f"{_escape(entry.text)}\n"
+            )
+    return "".join(parts)
+
+
+def _escape(text: str) -> str:
+    # A line of the record's own text that looks like a heading would end its section.
+    return "\n".join(_HEADING_IN_TEXT.sub(r"\\\1\2", line) for line in text.strip("\n").splitlines())
+
+
+def _unescape(line: str) -> str:
+    match = _HEADING_IN_TEXT.match(line)
+    if match and match.group(1):
+        return line[1:]
+    return line
+
+
+def parse(content: str, file: str) -> list[ProfileSection]:
+    """The sections of an edited profile.md; anything ambiguous is an error naming the line."""
+    sections: list[ProfileSection] = []
+    memory_type: str | None = None
+    current: dict[str, object] | None = None
+    body: list[str] = []
+
+    def close() -> None:
+        if current is None:
+            return
+        text = "\n".join(body).strip("\n").strip()
+        if not text:
+            raise RecordFormatError(
+                f"the section '{current['title']}' has no text",
+                file=file,
+                line=int(str(current["line"])),
+                hint="write its text below the title, or delete the whole section to forget it",
+            )
+        sections.append(
+            ProfileSection(
+                str(current["type"]),
+                str(current["title"]),
+                text,
+                current["id"] if isinstance(current["id"], str) else None,
+                int(str(current["line"])),
+            )
+        )
+
+    lines = content.splitlines()
+    in_comment = False
+    for number, line in enumerate(lines, start=1):
+        stripped = line.strip()
+        if memory_type is None and current is None:
+            # The title and the explanatory comment above the first section heading.
+            if stripped.startswith("<!--") and "-->" not in stripped:
+                in_comment = True
+            if in_comment:
+                in_comment = "-->" not in stripped
+                continue
+        if line.startswith("## "):
+            close()
+            current, body = None, []
+            heading = line[3:].strip().lower()
+            if heading not in _TYPE_BY_HEADING:
+                raise RecordFormatError(
+                    f"unknown section heading '## {line[3:].strip()}'",
+                    file=file,
+                    line=number,
+                    hint="the headings are: " + ", ".join("## " + h for h in HEADINGS.values()),
+                )
+            memory_type = _TYPE_BY_HEADING[heading]
+        elif line.startswith("### "):
+            close()
+            body = []
+            if memory_type is None:
+                raise RecordFormatError(
+                    "a '### ' section comes before any '## ' heading",
+                    file=file,
+                    line=number,
+                    hint="put each section under one of: " + ", ".join("## " + h for h in HEADINGS.values()),
+                )
+            title = line[4:].strip()
+            if not title:
+                raise RecordFormatError("a section has an empty title", file=file, line=number)
+            current = {"type": memory_type, "title": title, "id": None, "line": number}
+        elif (
+            current is not None
+            and current["id"] is None
+            and not body_has_text(body)
+            and _ID_LINE.match(stripped)
+        ):
+            match = _ID_LINE.match(stripped)
+            assert match is not None
+            record_id = match.group("id")
+            if not ID_PATTERN.match(record_id):
+                raise RecordFormatError(f"'{record_id}' is not a valid id", file=file, line=number)
+            current["id"] = record_id
+        elif current is not None:
+            body.append(_unescape(line))
+        elif stripped and memory_type is not None:
+            raise RecordFormatError(
+                "text outside any section",
+                file=file,
+                line=number,
+                hint="put it under a '### Title' line, or delete it",
+            )
+        elif stripped and not stripped.startswith("#"):
+            raise RecordFormatError(
+                "text before the first '## ' heading",
+                file=file,
+                line=number,
+                hint="put it under a '### Title' line inside one of the '## ' headings",
+            )
+    close()
+    _reject_duplicate_ids(sections, file)
+    return sections
+
+
+def body_has_text(body: list[str]) -> bool:
+    return any(line.strip() for line in body)
+
+
+def _reject_duplicate_ids(sections: list[ProfileSection], file: str) -> None:
+    seen: dict[str, int] = {}
+    for section in sections:
+        if section.record_id is None:
+            continue
+        if section.record_id in seen:
+            raise RecordFormatError(
+                f"the id {section.record_id} appears twice (first at line {seen[section.record_id]})",
+                file=file,
+                line=section.line,
+                hint="keep one section per id; remove the id line from a copy to make it a new record",
+            )
+        seen[section.record_id] = section.line

@@ -1,0 +1,163 @@
+"""`comet repair`: rebuild the derived index from the Markdown stores, or only report."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from comet_git.errors import RecordFormatError
+from comet_git.index import Index, build_fresh, check_integrity, swap_in
+from comet_git.provider.sync import StoreSync, scan
+from comet_git.records.codec import parse_record
+from comet_git.store import Home, ScopeStore, file_lock
+
+REPAIR_SCHEMA = "comet.repair/v1"
+
+
+@dataclass
+class StoreReport:
+    name: str
+    path: str
+    records: int = 0
+    forgotten: int = 0
+    invalid: list[dict[str, Any]] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "path": self.path,
+            "records": self.records,
+            "forgotten": self.forgotten,
+            "invalid": self.invalid,
+            "notes": self.notes,
+        }
+
+
+@dataclass
+class RepairReport:
+    check_only: bool
+    index_path: str
+    index_problem: str | None
+    rebuilt: bool
+    stores: list[StoreReport]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "schema": REPAIR_SCHEMA,
+            "checkOnly": self.check_only,
+            "index": {"path": self.index_path, "problem": self.index_problem, "rebuilt": self.rebuilt},
+            "stores": [store.to_json() for store in self.stores],
+            "unrecoverable": [item for store in self.stores for item in store.invalid],
+        }
+
+
+def all_stores(home: Home) -> list[ScopeStore]:
+    stores = [home.global_store] if home.global_store.exists() else []
+    stores.extend(home.project_store(key) for key in home.project_keys())
+    return [store for store in stores if store.exists()]
+
+
+def repair(home: Home, *, check_only: bool) -> RepairReport:
+    problem = check_integrity(home.index_path) if home.index_path.exists() else "the index does not exist"
+    if check_only:
+        return RepairReport(
+            True, str(home.index_path), problem, False, [check_store(s) for s in all_stores(home)]
+        )
+    home.ensure()
+    with file_lock(home.index_path.parent / ".lock"):
+        if problem is None:
+            _take_in_pending_edits(home)
+        reports = _rebuild(home)
+    return RepairReport(False, str(home.index_path), problem, True, reports)
+
+
+def _take_in_pending_edits(home: Home) -> None:
+    """Hand edits made since the last command are corrections: take them in before the old index goes."""
+    index = Index.open(home.index_path)
+    try:
+        for store in all_stores(home):
+            with store.lock():
+                found = scan(index, store)
+                with index.transaction():
+                    StoreSync(index, store).run(found)
+    finally:
+        index.close()
+
+
+def _rebuild(home: Home) -> list[StoreReport]:
+    fresh_path = home.index_path.with_name(home.index_path.name + ".rebuild")
+    index = build_fresh(fresh_path)
+    reports: list[StoreReport] = []
+    try:
+        _carry_over_profile_hashes(home, index)
+        for store in all_stores(home):
+            with store.lock():
+                found = scan(index, store)
+                with index.transaction():
+                    result = StoreSync(index, store, absorb_edits=False).run(found)
+            reports.append(_store_report(index, store, result.notes))
+    finally:
+        index.close()
+    swap_in(fresh_path, home.index_path)
+    return reports
+
+
+def _carry_over_profile_hashes(home: Home, fresh: Index) -> None:
+    """What profile.md was last rendered as, so a rebuild does not mistake it for a hand edit."""
+    if check_integrity(home.index_path) is not None:
+        return
+    old = Index.open(home.index_path)
+    try:
+        rows = old.connection.execute("SELECT key, value FROM meta WHERE key LIKE 'profile:%'").fetchall()
+    finally:
+        old.close()
+    with fresh.transaction():
+        for key, value in rows:
+            fresh.set_meta(key, value)
+
+
+def _store_report(index: Index, store: ScopeStore, notes: list[str]) -> StoreReport:
+    report = StoreReport(store.name, str(store.root), notes=notes)
+    for _, state, _, _, count in index.counts([store.name]):
+        if state == "live":
+            report.records += count
+        else:
+            report.forgotten += count
+    report.invalid = [item.to_json(store.root) for item in index.invalid_files([store.name])]
+    return report
+
+
+def check_store(store: ScopeStore) -> StoreReport:
+    """Read every record file of `store` and report, changing nothing."""
+    report = StoreReport(store.name, str(store.root))
+    seen: dict[str, str] = {}
+    with contextlib.suppress(FileNotFoundError):
+        for entry in sorted(os.scandir(store.records_dir), key=lambda e: e.name):
+            if not entry.name.endswith(".md") or entry.name.startswith("."):
+                continue
+            try:
+                record = parse_record(Path(entry.path).read_text(encoding="utf-8"), entry.path)
+            except (RecordFormatError, UnicodeDecodeError) as error:
+                line = getattr(error, "line", None)
+                report.invalid.append(
+                    {"file": entry.path, "line": line, "error": getattr(error, "message", str(error))}
+                )
+                continue
+            if record.id in seen:
+                report.invalid.append(
+                    {
+                        "file": entry.path,
+                        "line": None,
+                        "error": f"the id {record.id} is already used by {seen[record.id]}",
+                    }
+                )
+                continue
+            seen[record.id] = entry.name
+            report.records += 1
+    if store.tombstones_dir.is_dir():
+        report.forgotten = sum(1 for _ in store.tombstones_dir.glob("*.json"))
+    return report

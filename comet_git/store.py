@@ -1,0 +1,272 @@
+"""Where data lives (SPEC §2) and how it is written: atomically, under a lock,
+owner-only, and never over a file somebody else changed since we read it."""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import fcntl
+import hashlib
+import os
+import tempfile
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from comet_git.errors import ConcurrentEditError, StoreError
+
+DIR_MODE = 0o700
+FILE_MODE = 0o600
+LOCK_TIMEOUT_SECONDS = 15.0
+
+
+def default_home() -> Path:
+    # platformdirs costs ~15 ms to import; only pay it when COMET_HOME is unset.
+    import platformdirs
+
+    return Path(platformdirs.user_data_dir("comet", appauthor=False))
+
+
+def comet_home() -> Path:
+    configured = os.environ.get("COMET_HOME")
+    return Path(configured).expanduser() if configured else default_home()
+
+
+def ensure_dir(path: Path) -> Path:
+    """Create `path` (and parents) owner-only, or explain why we cannot."""
+    if path.is_dir():
+        return path
+    try:
+        path.mkdir(mode=DIR_MODE, parents=True, exist_ok=True)
+        path.chmod(DIR_MODE)
+    except OSError as error:
+        raise StoreError(
+            f"cannot create {path}: {error.strerror or error}",
+            hint="make COMET_HOME a writable directory, or point COMET_HOME elsewhere",
+        ) from error
+    return path
+
+
+@dataclass(frozen=True)
+class FileState:
+    """What a file looked like when we read it: the basis of compare-before-replace."""
+
+    mtime_ns: int
+    size: int
+    sha256: str
+
+    @classmethod
+    def of_bytes(cls, data: bytes, stat: os.stat_result) -> FileState:
+        return cls(stat.st_mtime_ns, stat.st_size, sha256_bytes(data))
+
+
+def sha256_bytes(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def read_with_state(path: Path) -> tuple[bytes, FileState]:
+    with path.open("rb") as handle:
+        stat = os.fstat(handle.fileno())
+        data = handle.read()
+    return data, FileState.of_bytes(data, stat)
+
+
+def current_state(path: Path) -> FileState | None:
+    try:
+        return read_with_state(path)[1]
+    except FileNotFoundError:
+        return None
+
+
+class Absent:
+    """The expectation that a file does not exist yet."""
+
+
+ABSENT = Absent()
+Expectation = FileState | Absent | None  # None: write whatever is there
+
+
+def check_unchanged(path: Path, expected: FileState | Absent) -> None:
+    """Refuse to go on when `path` is no longer what we read (e.g. an editor saved it)."""
+    actual = current_state(path)
+    if isinstance(expected, Absent) and actual is None:
+        return
+    if isinstance(expected, FileState) and actual is not None and actual.sha256 == expected.sha256:
+        return
+    raise ConcurrentEditError(
+        f"{path} changed on disk while comet was working; nothing was written",
+        hint="run the command again; your saved version is kept as it is",
+    )
+
+
+def atomic_write(path: Path, data: bytes | str, *, expected: Expectation = None) -> FileState:
+    """Write `data` to `path` through a temp file, fsync and os.replace.
+
+    With `expected` (the FileState the caller read, or ABSENT for "must not
+    exist yet") the write fails, changing nothing, when the file on disk is no
+    longer what the caller read.  Returns the state of what was written.
+    """
+    payload = data.encode("utf-8") if isinstance(data, str) else data
+    ensure_dir(path.parent)
+    fd, temp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(payload)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.chmod(temp_name, FILE_MODE)
+        if expected is not None:
+            check_unchanged(path, expected)
+        os.replace(temp_name, path)
+    except BaseException:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(temp_name)
+        raise
+    fsync_dir(path.parent)
+    return FileState.of_bytes(payload, os.stat(path))
+
+
+def fsync_dir(path: Path) -> None:
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def remove_file(path: Path, *, expected: FileState | bool | None = False) -> None:
+    if expected is not False:
+        check_unchanged(path, expected)  # type: ignore[arg-type]
+    with contextlib.suppress(FileNotFoundError):
+        path.unlink()
+
+
+@contextlib.contextmanager
+def file_lock(path: Path, *, shared: bool = False, timeout: float = LOCK_TIMEOUT_SECONDS) -> Iterator[None]:
+    """An advisory flock on `path`; waits up to `timeout` seconds for other comet processes."""
+    ensure_dir(path.parent)
+    try:
+        fd = os.open(path, os.O_RDWR | os.O_CREAT, FILE_MODE)
+    except OSError as error:
+        raise StoreError(
+            f"cannot open lock file {path}: {error.strerror or error}",
+            hint="make COMET_HOME a writable directory, or point COMET_HOME elsewhere",
+        ) from error
+    mode = fcntl.LOCK_SH if shared else fcntl.LOCK_EX
+    deadline = time.monotonic() + timeout
+    try:
+        while True:
+            try:
+                fcntl.flock(fd, mode | fcntl.LOCK_NB)
+                break
+            except OSError as error:
+                if error.errno not in (errno.EAGAIN, errno.EACCES):
+                    raise
+                if time.monotonic() >= deadline:
+                    raise StoreError(
+                        f"another comet process has held {path} for over {timeout:.0f} s",
+                        hint="wait for it to finish, then run the command again",
+                    ) from error
+                time.sleep(0.005)
+        yield
+    finally:
+        os.close(fd)  # closing the descriptor releases the lock
+
+
+@dataclass(frozen=True)
+class ScopeStore:
+    """The files of one memory scope: global, or one project."""
+
+    root: Path
+    scope: str  # "global" | "project"
+    project_key: str | None = None
+
+    @property
+    def records_dir(self) -> Path:
+        return self.root / "records"
+
+    @property
+    def history_dir(self) -> Path:
+        return self.root / "history"
+
+    @property
+    def tombstones_dir(self) -> Path:
+        return self.root / "tombstones"
+
+    @property
+    def journal_dir(self) -> Path:
+        return self.root / "journal"
+
+    @property
+    def profile_path(self) -> Path:
+        return self.root / "profile.md"
+
+    @property
+    def config_path(self) -> Path:
+        return self.root / "config.yaml"
+
+    @property
+    def lock_path(self) -> Path:
+        return self.root / ".lock"
+
+    @property
+    def name(self) -> str:
+        return "global" if self.scope == "global" else f"project:{self.project_key}"
+
+    def record_path(self, record_id: str) -> Path:
+        return self.records_dir / f"{record_id}.md"
+
+    def create(self) -> ScopeStore:
+        for directory in (self.records_dir, self.history_dir, self.tombstones_dir, self.journal_dir):
+            ensure_dir(directory)
+        return self
+
+    def exists(self) -> bool:
+        return self.records_dir.is_dir()
+
+    def lock(self) -> contextlib.AbstractContextManager[None]:
+        return file_lock(self.lock_path)
+
+
+@dataclass(frozen=True)
+class Home:
+    """COMET_HOME and the stores below it."""
+
+    root: Path
+
+    @classmethod
+    def from_environment(cls) -> Home:
+        return cls(comet_home())
+
+    @property
+    def global_store(self) -> ScopeStore:
+        return ScopeStore(self.root / "global", "global")
+
+    def project_store(self, project_key: str) -> ScopeStore:
+        return ScopeStore(self.root / "projects" / project_key, "project", project_key)
+
+    @property
+    def index_path(self) -> Path:
+        return self.root / "index" / "comet.sqlite3"
+
+    @property
+    def diagnostics_log(self) -> Path:
+        return self.root / "logs" / "diagnostics.log"
+
+    @property
+    def user_config_path(self) -> Path:
+        return self.root / "config.yaml"
+
+    def project_keys(self) -> list[str]:
+        projects = self.root / "projects"
+        if not projects.is_dir():
+            return []
+        return sorted(entry.name for entry in os.scandir(projects) if entry.is_dir())
+
+    def ensure(self) -> Home:
+        ensure_dir(self.root)
+        return self

@@ -1,0 +1,122 @@
+"""From a command's PATH to the project it is about, its store and its provider."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+import yaml
+
+from comet_git import config
+from comet_git.errors import CometError
+from comet_git.identity import (
+    ProjectFingerprint,
+    ProjectIdentity,
+    RepoLocation,
+    find_repository,
+    resolve_identity,
+)
+from comet_git.provider.local import LocalProvider
+from comet_git.records.model import utc_now
+from comet_git.store import Home, atomic_write
+
+PROJECT_FILE = "project.yaml"
+
+
+@dataclass(frozen=True)
+class Workspace:
+    home: Home
+    path: Path
+    location: RepoLocation | None
+    identity: ProjectIdentity | None
+
+    @property
+    def project_key(self) -> str | None:
+        return self.identity.key if self.identity else None
+
+    def provider(self) -> LocalProvider:
+        return LocalProvider(self.home, self.project_key)
+
+    def config_layers(self) -> list[config.ConfigLayer]:
+        project_config = self.home.project_store(self.project_key).config_path if self.project_key else None
+        root = self.location.worktree_root if self.location else None
+        return config.layers(self.home.user_config_path, root, project_config)
+
+    def setting(self, key: str) -> config.Setting:
+        return config.effective(key, self.config_layers())
+
+
+def open_workspace(path: Path | str = ".") -> Workspace:
+    """Resolve PATH; outside any repository only the global scope is available."""
+    target = Path(path)
+    if not target.exists():
+        raise CometError(
+            f"{target} does not exist", hint="pass the path of a repository (or leave it out for .)"
+        )
+    home = Home.from_environment()
+    location = find_repository(target)
+    if location is None:
+        return Workspace(home, target, None, None)
+    identity = resolve_identity(target, find_known=lambda fingerprint: find_known_project(home, fingerprint))
+    if identity.fingerprint is not None:
+        # A key was derived just now: note the repository's fingerprint for later clones.
+        remember_project(home, identity, identity.fingerprint)
+    return Workspace(home, target, location, identity)
+
+
+def project_file(home: Home, key: str) -> Path:
+    return home.project_store(key).root / PROJECT_FILE
+
+
+def remember_project(home: Home, identity: ProjectIdentity, fingerprint: ProjectFingerprint) -> None:
+    """Write project.yaml: what identifies this project (remotes, root commits, worktrees)."""
+    path = project_file(home, identity.key)
+    known: dict[str, object] = {}
+    if path.exists():
+        loaded = yaml.safe_load(path.read_text(encoding="utf-8"))
+        known = loaded if isinstance(loaded, dict) else {}
+    listed = known.get("worktrees")
+    earlier = {str(item) for item in listed} if isinstance(listed, list) else set()
+    worktrees = sorted(earlier | set(fingerprint.worktrees))
+    data = {
+        "key": identity.key,
+        "slug": identity.slug,
+        "derivation": known.get("derivation", identity.derivation),
+        "remotes": dict(fingerprint.remotes),
+        "rootCommits": list(fingerprint.root_commits),
+        "worktrees": worktrees,
+        "createdAt": known.get("createdAt", utc_now()),
+        "updatedAt": utc_now(),
+    }
+    atomic_write(path, yaml.safe_dump(data, sort_keys=False, allow_unicode=True))
+
+
+def find_known_project(home: Home, fingerprint: ProjectFingerprint) -> str | None:
+    """A project already in the store with the same remote URL (a re-clone or a copy)."""
+    wanted = main_remote(fingerprint.remotes)
+    if wanted is None:
+        return None
+    projects = home.root / "projects"
+    if not projects.is_dir():
+        return None
+    for entry in sorted(os.scandir(projects), key=lambda e: e.name):
+        path = Path(entry.path) / PROJECT_FILE
+        if not path.exists():
+            continue
+        try:
+            data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+        except yaml.YAMLError:
+            continue
+        remotes = data.get("remotes") or {}
+        if isinstance(remotes, dict) and main_remote({str(k): str(v) for k, v in remotes.items()}) == wanted:
+            return str(data.get("key") or entry.name)
+    return None
+
+
+def main_remote(remotes: dict[str, str]) -> str | None:
+    """The remote that names a project: origin, else the first by name (a fork's
+    `upstream` must not make it the project it was forked from)."""
+    if not remotes:
+        return None
+    return remotes.get("origin") or remotes[sorted(remotes)[0]]

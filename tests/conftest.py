@@ -1,0 +1,61 @@
+"""Shared fixtures: every test runs with a private COMET_HOME, a pinned git
+identity, and a HOME that cannot be written to (not even by root)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.gitutil import git, make_repo
+
+
+class YouTouchedTheRealHome(AssertionError):
+    """A test reached for the user's real data directory."""
+
+
+@pytest.fixture(autouse=True)
+def isolated_environment(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    # A HOME below a regular file: any attempt to create something there fails
+    # with ENOTDIR, which holds even when the tests run as root (CI does).
+    blocker = tmp_path / "home-is-a-file"
+    blocker.write_text("tests must not write into HOME\n")
+    monkeypatch.setenv("HOME", str(blocker / "home"))
+    for name in ("XDG_DATA_HOME", "XDG_CONFIG_HOME", "XDG_CACHE_HOME", "COMET_DISABLE"):
+        monkeypatch.delenv(name, raising=False)
+    comet_home = tmp_path / "comet-home"
+    monkeypatch.setenv("COMET_HOME", str(comet_home))
+    monkeypatch.setenv("GIT_CONFIG_NOSYSTEM", "1")
+    monkeypatch.setenv("GIT_CONFIG_GLOBAL", str(tmp_path / "gitconfig"))
+    (tmp_path / "gitconfig").write_text(
+        "[user]\n\tname = Test User\n\temail = test.user@example.com\n"
+        "[init]\n\tdefaultBranch = main\n"
+        '[protocol "file"]\n\tallow = always\n'
+    )
+    for role in ("AUTHOR", "COMMITTER"):
+        monkeypatch.setenv(f"GIT_{role}_NAME", "Test User")
+        monkeypatch.setenv(f"GIT_{role}_EMAIL", "test.user@example.com")
+
+    import comet_git.store
+
+    def refuse() -> Path:
+        raise YouTouchedTheRealHome("set COMET_HOME in the test")
+
+    monkeypatch.setattr(comet_git.store, "default_home", refuse)
+    yield comet_home
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> Path:
+    """A real git repository with one commit and an origin remote."""
+    path = make_repo(tmp_path / "repo", remote="https://example.com/acme/app.git")
+    return path
+
+
+@pytest.fixture
+def comet_home(isolated_environment: Path) -> Path:
+    return isolated_environment
+
+
+__all__ = ["git"]

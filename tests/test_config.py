@@ -1,0 +1,70 @@
+"""comet config get | set, and the repository's .comet/config.yaml."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.clihelp import invoke
+from tests.gitutil import git
+
+
+def test_defaults_are_on(repo: Path) -> None:
+    data = invoke("config", "get", repo, "memory.learning", "--json").json()
+    assert data == {
+        "schema": "comet.config/v1",
+        "key": "memory.learning",
+        "value": True,
+        "source": "default",
+        "file": None,
+    }
+
+
+def test_set_in_a_repository_is_a_per_project_override(repo: Path, tmp_path: Path, comet_home: Path) -> None:
+    result = invoke("config", "set", repo, "memory.retrieval", "false", "--json")
+    assert result.exit_code == 0, result.stderr
+    assert result.json()["value"] is False
+    assert result.json()["source"] == "project-override"
+    assert Path(result.json()["written"]).is_relative_to(comet_home)
+    assert invoke("config", "get", repo, "memory.retrieval", "--json").json()["value"] is False
+    assert invoke("config", "get", tmp_path, "memory.retrieval", "--json").json()["value"] is True
+    assert git(repo, "status", "--porcelain", "--ignored") == ""
+
+
+def test_repository_file_is_read_and_the_user_wins(repo: Path) -> None:
+    (repo / ".comet").mkdir()
+    (repo / ".comet" / "config.yaml").write_text("memory:\n  learning: false  # the team's choice\n")
+    got = invoke("config", "get", repo, "memory.learning", "--json").json()
+    assert (got["value"], got["source"]) == (False, "repository")
+    invoke("config", "set", repo, "memory.learning", "true")
+    got = invoke("config", "get", repo, "memory.learning", "--json").json()
+    assert (got["value"], got["source"]) == (True, "project-override")
+
+
+def test_global_setting_outside_a_repository(tmp_path: Path, comet_home: Path) -> None:
+    assert invoke("config", "set", tmp_path, "memory.learning", "off").exit_code == 0
+    assert "learning: false" in (comet_home / "config.yaml").read_text()
+    assert invoke("config", "get", tmp_path, "memory.learning", "--json").json()["source"] == "user"
+
+
+def test_set_keeps_the_users_comments(tmp_path: Path, comet_home: Path) -> None:
+    comet_home.mkdir(parents=True)
+    (comet_home / "config.yaml").write_text("# my settings\nmemory:\n  retrieval: true  # keep on\n")
+    invoke("config", "set", tmp_path, "memory.learning", "false")
+    text = (comet_home / "config.yaml").read_text()
+    assert "# my settings" in text and "# keep on" in text and "learning: false" in text
+
+
+def test_bad_keys_and_values(repo: Path, comet_home: Path) -> None:
+    unknown = invoke("config", "set", repo, "memory.colour", "blue")
+    assert unknown.exit_code == 1 and "memory.learning" in unknown.stderr
+    bad_value = invoke("config", "set", repo, "memory.learning", "maybe")
+    assert bad_value.exit_code == 1 and "true or false" in bad_value.stderr
+    assert not (comet_home / "config.yaml").exists()
+
+
+def test_a_broken_repository_file_is_named(repo: Path) -> None:
+    (repo / ".comet").mkdir()
+    (repo / ".comet" / "config.yaml").write_text("memory:\n  learning: [oops\n")
+    result = invoke("config", "get", repo, "memory.learning")
+    assert result.exit_code == 1
+    assert ".comet/config.yaml" in result.stderr

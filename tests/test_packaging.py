@@ -1,0 +1,64 @@
+"""The project's own promises: documented commands, shipped data, clean lint and types."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import click
+import pytest
+
+from comet_git.cli import cli
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def leaf_commands(group: click.Group, prefix: tuple[str, ...] = ()) -> list[tuple[str, ...]]:
+    found: list[tuple[str, ...]] = []
+    for name, command in group.commands.items():
+        if isinstance(command, click.Group):
+            found.extend(leaf_commands(command, (*prefix, name)))
+        else:
+            found.append((*prefix, name))
+    return found
+
+
+@pytest.mark.parametrize("path", leaf_commands(cli), ids=" ".join)
+def test_every_command_is_in_the_readme_and_has_an_example(path: tuple[str, ...]) -> None:
+    readme = (ROOT / "README.md").read_text()
+    *groups, name = path
+    pattern = (
+        r"comet " + "".join(re.escape(g) + " " for g in groups) + r"(?:[a-z-]+\|)*" + re.escape(name) + r"\b"
+    )
+    assert re.search(pattern, readme), f"`comet {' '.join(path)}` is not documented in README.md"
+    command: click.Command = cli
+    for part in path:
+        assert isinstance(command, click.Group)
+        command = command.commands[part]
+    assert "Example: comet " in (command.help or ""), f"`comet {' '.join(path)}` has no example in its help"
+
+
+def test_quickstart_has_exactly_two_commands_and_ci_runs_the_second() -> None:
+    readme = (ROOT / "README.md").read_text()
+    quickstart = readme.split("## Quickstart", 1)[1].split("\n## ", 1)[0]
+    blocks = re.findall(r"```sh\n(.*?)```", quickstart, re.S)
+    assert len(blocks) == 2 and all(block.count("\n") == 1 for block in blocks)
+    assert "comet demo" in blocks[0]
+    assert blocks[1].strip() in (ROOT / ".ci" / "run").read_text()
+
+
+def test_ruff_is_clean() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "ruff", "check", "comet_git", "tests", "benchmarks"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_mypy_strict_is_clean() -> None:
+    done = subprocess.run([sys.executable, "-m", "mypy"], cwd=ROOT, capture_output=True, text=True)
+    assert done.returncode == 0, done.stdout + done.stderr
