@@ -8,6 +8,7 @@ import errno
 import fcntl
 import hashlib
 import os
+import sys
 import tempfile
 import time
 from collections.abc import Iterator
@@ -22,7 +23,16 @@ LOCK_TIMEOUT_SECONDS = 15.0
 
 
 def default_home() -> Path:
-    # platformdirs costs ~15 ms to import; only pay it when COMET_HOME is unset.
+    """The platform user-data directory for `comet`, as platformdirs defines it.
+
+    Computed with the standard library on Linux and macOS, because the git-hook
+    worker may import nothing else; other platforms ask platformdirs.
+    """
+    if sys.platform.startswith("linux") or sys.platform.startswith(("freebsd", "openbsd", "netbsd")):
+        base = os.environ.get("XDG_DATA_HOME", "").strip()
+        return Path(base if base else os.path.expanduser("~/.local/share")) / "comet"
+    if sys.platform == "darwin":
+        return Path(os.path.expanduser("~/Library/Application Support")) / "comet"
     import platformdirs
 
     return Path(platformdirs.user_data_dir("comet", appauthor=False))
@@ -37,9 +47,14 @@ def ensure_dir(path: Path) -> Path:
     """Create `path` (and parents) owner-only, or explain why we cannot."""
     if path.is_dir():
         return path
+    missing = [path]
+    while not missing[-1].parent.exists() and missing[-1].parent != missing[-1]:
+        missing.append(missing[-1].parent)
     try:
-        path.mkdir(mode=DIR_MODE, parents=True, exist_ok=True)
-        path.chmod(DIR_MODE)
+        # Every directory we create is owner-only, not just the last one.
+        for directory in reversed(missing):
+            directory.mkdir(mode=DIR_MODE, exist_ok=True)
+            directory.chmod(DIR_MODE)
     except OSError as error:
         raise StoreError(
             f"cannot create {path}: {error.strerror or error}",

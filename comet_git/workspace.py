@@ -15,11 +15,12 @@ from comet_git.identity import (
     ProjectIdentity,
     RepoLocation,
     find_repository,
+    read_persisted_key,
     resolve_identity,
 )
 from comet_git.provider.local import LocalProvider
 from comet_git.records.model import utc_now
-from comet_git.store import Home, atomic_write
+from comet_git.store import Home, atomic_write, file_lock, sha256_bytes
 
 PROJECT_FILE = "project.yaml"
 
@@ -58,7 +59,20 @@ def open_workspace(path: Path | str = ".") -> Workspace:
     location = find_repository(target)
     if location is None:
         return Workspace(home, target, None, None)
-    identity = resolve_identity(target, find_known=lambda fingerprint: find_known_project(home, fingerprint))
+    if read_persisted_key(location) is not None:
+        identity = resolve_identity(target)
+    else:
+        # Deriving and persisting the key once: comet processes started together on a
+        # new repository must agree on one key (and not race on .git/config).
+        lock = (
+            home.ensure().root
+            / "locks"
+            / ("identity-" + sha256_bytes(str(location.common_dir).encode())[:16])
+        )
+        with file_lock(lock):
+            identity = resolve_identity(
+                target, find_known=lambda fingerprint: find_known_project(home, fingerprint)
+            )
     if identity.fingerprint is not None:
         # A key was derived just now: note the repository's fingerprint for later clones.
         remember_project(home, identity, identity.fingerprint)

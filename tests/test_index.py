@@ -138,3 +138,19 @@ def test_cli_list_on_an_empty_store(tmp_path: Path) -> None:
     result = invoke("memory", "list", tmp_path, "--json")
     assert result.exit_code == 0
     assert result.json() == {"schema": "comet.records/v1", "records": [], "invalid": []}
+
+
+def test_default_home_follows_platformdirs(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    import platformdirs
+
+    import comet_git.store
+
+    monkeypatch.undo()  # the conftest guard replaces default_home; test the real one
+    monkeypatch.setenv("HOME", str(tmp_path))
+    for xdg in (None, str(tmp_path / "xdg")):
+        if xdg is None:
+            monkeypatch.delenv("XDG_DATA_HOME", raising=False)
+        else:
+            monkeypatch.setenv("XDG_DATA_HOME", xdg)
+        expected = Path(platformdirs.user_data_dir("comet", appauthor=False))
+        assert comet_git.store.default_home() == expected

@@ -6,7 +6,7 @@ import json
 from typing import Any
 
 from comet_git.commands import Output
-from comet_git.errors import CometError
+from comet_git.errors import CometError, NotARepositoryError
 from comet_git.provider import Correct, Forget, Query, RecordView, Remember, Rollback
 from comet_git.records.model import Selectors
 from comet_git.workspace import Workspace
@@ -132,6 +132,11 @@ def list_records(
     text: str | None,
     include_all: bool,
 ) -> Output:
+    if scope == "project" and ws.project_key is None:
+        raise NotARepositoryError(
+            f"{ws.path} is not inside a git repository, so it has no project memory",
+            hint="pass the path of a repository, or use --scope global",
+        )
     query = Query(
         scopes=(scope,) if scope else ("global", "project"),
         memory_types=(memory_type,) if memory_type else (),

@@ -277,12 +277,15 @@ class StoreSync:
     def _profile_changed(self) -> None:
         path = self.store.profile_path
         if not path.exists():
+            # Deleting profile.md asks for a fresh one, not to forget everything.
             self.index.drop_file(self.store.name, "profile.md")
+            self._profile_accepted()
             return
         data, state = read_with_state(path)
         rendered = self.index.get_meta(f"profile:{self.store.name}")
         if state.sha256 == rendered or not self.absorb_edits:
             self.index.put_file(self.store.name, FileRow.of("profile.md", PROFILE, state, None))
+            self._profile_accepted()
             return
         if rendered is None:
             self._set_aside_unknown_profile(path, data)
@@ -300,6 +303,10 @@ class StoreSync:
         self.index.clear_invalid(self.store.name, "profile.md")
         self.index.set_meta(f"profile:{self.store.name}", state.sha256)  # consumed; render replaces it
         self.report.changed += 1
+
+    def _profile_accepted(self) -> None:
+        self.index.clear_invalid(self.store.name, "profile.md")
+        self.index.set_meta(f"profile-rejected:{self.store.name}", "")
 
     def _set_aside_unknown_profile(self, path: Path, data: bytes) -> None:
         """The index does not know what we last rendered (it was rebuilt): if the file is

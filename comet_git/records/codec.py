@@ -16,7 +16,7 @@ from typing import Any
 import yaml
 
 from comet_git.errors import RecordFormatError
-from comet_git.records.model import FIELD_ORDER, Record, parse_record_mapping
+from comet_git.records.model import FIELD_ORDER, LineFinder, Record, parse_record_mapping
 
 FENCE = "---"
 BOM = "\ufeff"
@@ -57,7 +57,7 @@ def split_front_matter(raw: str, file: str) -> tuple[str, str, int]:
     )
 
 
-def _key_line_finder(front: str) -> Any:
+def _key_line_finder(front: str) -> LineFinder:
     lines = front.splitlines()
 
     def line_of(key: str) -> int | None:
@@ -65,7 +65,7 @@ def _key_line_finder(front: str) -> Any:
         for number, line in enumerate(lines, start=2):  # line 1 is the opening fence
             if pattern.match(line):
                 return number
-        return None
+        return len(lines) + 2  # a missing key: point at the closing fence, where it would go
 
     return line_of
 

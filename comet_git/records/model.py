@@ -454,10 +454,8 @@ def path_selector_problem(pattern: str) -> str | None:
         return "is empty"
     if "\x00" in pattern or "\n" in pattern:
         return "contains a control character"
-    if pattern.startswith("/") and pattern.count("/") == 1 and len(pattern) == 1:
-        return "matches nothing"
-    if re.match(r"^[A-Za-z]:[\\/]", pattern) or pattern.startswith(("~", "\\")):
-        return "is an absolute path"
+    if pattern.startswith("/") or re.match(r"^[A-Za-z]:[\\/]", pattern) or pattern.startswith(("~", "\\")):
+        return "is an absolute path (patterns containing a slash are already anchored at the repository root)"
     if ".." in pattern.replace("\\", "/").split("/"):
         return "leaves the repository (..)"
     return None
