@@ -70,6 +70,28 @@ def _key_line_finder(front: str) -> LineFinder:
     return line_of
 
 
+_TOP_LEVEL_KEY = re.compile(r"^([A-Za-z_][\w-]*)\s*:")
+
+
+def _reject_duplicate_keys(front: str, file: str) -> None:
+    """YAML loaders keep the last of two equal keys without a word; a record must not."""
+    seen: dict[str, int] = {}
+    for number, line in enumerate(front.splitlines(), start=2):
+        match = _TOP_LEVEL_KEY.match(line)
+        if not match:
+            continue
+        key = match.group(1)
+        if key in seen:
+            raise RecordFormatError(
+                f"key '{key}' appears twice (first at line {seen[key]})",
+                file=file,
+                line=number,
+                key=key,
+                hint="keep one of them",
+            )
+        seen[key] = number
+
+
 def load_front_matter(front: str, file: str) -> Any:
     try:
         return yaml.load(front, Loader=_Loader) or {}
@@ -87,6 +109,7 @@ def load_front_matter(front: str, file: str) -> Any:
 
 def parse_record(raw: str, file: str) -> Record:
     front, body, _ = split_front_matter(raw, file)
+    _reject_duplicate_keys(front, file)
     data = load_front_matter(front, file)
     if not isinstance(data, Mapping):
         raise RecordFormatError("the front-matter is not a mapping of keys to values", file=file, line=2)
@@ -128,10 +151,28 @@ def _merge_mapping(target: Any, wanted: Mapping[str, Any], order: tuple[str, ...
             if isinstance(value, Mapping) and isinstance(current, dict):
                 _merge_mapping(current, value, None)
             elif _plain(current) != value:
-                target[key] = value
+                target[key] = _yaml11_safe(value)
             continue
         position = _insert_position(target, key, order)
-        target.insert(position, key, value)
+        target.insert(position, key, _yaml11_safe(value))
+
+
+def _yaml11_safe(value: Any) -> Any:
+    """Quote strings that ruamel (YAML 1.2) would write bare but PyYAML (YAML 1.1,
+    our reader) would read as something else: `yes`, `off`, `1:20`..."""
+    from ruamel.yaml.scalarstring import SingleQuotedScalarString
+
+    if isinstance(value, str):
+        try:
+            same = yaml.load(value, Loader=_Loader) == value
+        except yaml.YAMLError:
+            same = False
+        return value if same else SingleQuotedScalarString(value)
+    if isinstance(value, list):
+        return [_yaml11_safe(item) for item in value]
+    if isinstance(value, Mapping):
+        return {key: _yaml11_safe(item) for key, item in value.items()}
+    return value
 
 
 def _insert_position(target: Any, key: str, order: tuple[str, ...] | None) -> int:

@@ -206,11 +206,20 @@ class Record:
         }
 
 
+def is_one_line(text: str) -> bool:
+    """No line break of any kind (str.splitlines also breaks on \\r, \\x85, U+2028...)."""
+    return len(text.splitlines()) <= 1 and not text.endswith(("\r", "\n"))
+
+
+def normalize_newlines(text: str) -> str:
+    return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
 def derive_summary(text: str) -> str:
     """The first sentence or line of the text, short enough for a manifest entry."""
     first = next((line.strip() for line in text.splitlines() if line.strip()), "")
     first = first.lstrip("#-* ").strip()
-    match = re.search(r"(?<=[.!?。！？])\s", first)
+    match = re.search(r"(?<=[.!?])\s|(?<=[。！？])", first)
     if match:
         first = first[: match.start()]
     return first if len(first) <= 160 else first[:157].rstrip() + "..."
@@ -253,7 +262,7 @@ class _Parser:
         record_id = self.string(data, "id")
         if not ID_PATTERN.match(record_id):
             raise self.fail("id", f"{record_id!r} is not a valid id", hint="ids look like pm-7k2m9q4x")
-        body = text.strip("\n")
+        body = normalize_newlines(text).strip("\n")
         if not body.strip():
             raise self.fail(None, "the record has no text below the front-matter")
         return Record(
@@ -294,13 +303,13 @@ class _Parser:
 
     def title(self, data: Mapping[str, Any]) -> str:
         title = self.string(data, "title")
-        if "\n" in title or len(title) > MAX_TITLE:
+        if not is_one_line(title) or len(title) > MAX_TITLE:
             raise self.fail("title", f"must be one line of at most {MAX_TITLE} characters")
         return title
 
     def summary(self, data: Mapping[str, Any]) -> str | None:
         summary = self.optional_string(data, "summary")
-        if summary is not None and ("\n" in summary or len(summary) > MAX_SUMMARY):
+        if summary is not None and (not is_one_line(summary) or len(summary) > MAX_SUMMARY):
             raise self.fail("summary", f"must be one line of at most {MAX_SUMMARY} characters")
         return summary
 
@@ -324,7 +333,7 @@ class _Parser:
     def version(self, value: Any) -> int:
         if isinstance(value, bool):
             value = None
-        if isinstance(value, str) and value.isdigit():
+        if isinstance(value, str) and value.isascii() and value.isdigit():
             value = int(value)
         if not isinstance(value, int) or value < 1:
             raise self.fail("version", f"{value!r} is not a positive whole number")

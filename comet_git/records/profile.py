@@ -77,7 +77,7 @@ def render(title: str, records_dir: str, entries: Iterable[ProfileEntry]) -> str
 
 def _escape(text: str) -> str:
     # A line of the record's own text that looks like a heading would end its section.
-    return "\n".join(_HEADING_IN_TEXT.sub(r"\\\1\2", line) for line in text.strip("\n").splitlines())
+    return "\n".join(_HEADING_IN_TEXT.sub(r"\\\1\2", line) for line in text.strip("\n").split("\n"))
 
 
 def _unescape(line: str) -> str:
@@ -115,13 +115,16 @@ def parse(content: str, file: str) -> list[ProfileSection]:
             )
         )
 
-    lines = content.splitlines()
+    # Split on \n only: a record's text may hold other line-break characters.
+    lines = content.replace("\r\n", "\n").split("\n")
     in_comment = False
     for number, line in enumerate(lines, start=1):
         stripped = line.strip()
         if memory_type is None and current is None:
             # The title and the explanatory comment above the first section heading.
-            if stripped.startswith("<!--") and "-->" not in stripped:
+            if stripped.startswith("<!--") and "-->" in stripped:
+                continue
+            if stripped.startswith("<!--"):
                 in_comment = True
             if in_comment:
                 in_comment = "-->" not in stripped
