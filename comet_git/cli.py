@@ -4,6 +4,7 @@ with a message that says what to do next."""
 
 from __future__ import annotations
 
+import gc
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -27,7 +28,10 @@ def run(as_json: bool, produce: Callable[[], Output]) -> None:
         if error.hint:
             click.echo(f"  hint: {error.hint}", err=True)
         sys.exit(1)
-    click.echo(output.render(as_json), nl=not output.render(as_json).endswith("\n"))
+    # Bytes straight to stdout: click.echo would scan megabytes of JSON for ANSI codes.
+    sys.stdout.flush()
+    sys.stdout.buffer.writelines(output.render(as_json))
+    sys.stdout.buffer.flush()
 
 
 def json_option(function: F) -> F:
@@ -313,6 +317,101 @@ def memory_status(path: Path, as_json: bool) -> None:
     run(as_json, lambda: commands.status(workspace(path)))
 
 
+@memory.command("signal")
+@path_argument
+@click.option("--text", required=True, help="What the user said, as they said it.")
+@click.option(
+    "--scope", type=click.Choice(["global", "project"]), help="Override where a long-term statement goes."
+)
+@click.option("--episode", help="Tie the signal to a task's episode (default: $COMET_EPISODE).")
+@json_option
+def memory_signal(path: Path, text: str, scope: str | None, episode: str | None, as_json: bool) -> None:
+    """Capture a user's statement: long-term ones become memory, one-offs do not.
+
+    The statement is journaled as a user.signal. A long-term requirement ("from now
+    on...", "always...", "以后...") becomes an explicit, proven record; a one-off
+    ("this time...", "这次先不要...") is returned as a constraint for the current task only.
+    Example: comet memory signal --text "From now on, run ruff before every commit" --json
+    """
+    from comet_git.commands import journal
+
+    run(as_json, lambda: journal.signal(workspace(path), text, scope, episode))
+
+
+# -- journal ----------------------------------------------------------------------------
+
+
+@cli.group("journal")
+def journal_group() -> None:
+    """The Experience Journal: what happened, as append-only events."""
+
+
+@journal_group.command("list")
+@path_argument
+@click.option("--type", "event_type", metavar="TYPE", help="Only events of this type, e.g. repo.commit.")
+@click.option("--limit", type=click.IntRange(min=1), help="Only the most recent N events.")
+@json_option
+def journal_list(path: Path, event_type: str | None, limit: int | None, as_json: bool) -> None:
+    """Show the journal's events (global and this project's), oldest first.
+
+    Example: comet journal list --type repo.commit --limit 20
+    """
+    from comet_git.commands import journal
+
+    run(as_json, lambda: journal.list_events(workspace(path), event_type, limit))
+
+
+@journal_group.command("import-history")
+@path_argument
+@click.option("--since", metavar="REV", help="Only commits after REV (REV..HEAD).")
+@click.option(
+    "--max", "max_count", type=click.IntRange(min=1), metavar="N", help="Only your N most recent commits."
+)
+@click.option(
+    "--author-email", "emails", multiple=True, help="Your author email (repeatable); default: git config."
+)
+@json_option
+def journal_import_history(
+    path: Path, since: str | None, max_count: int | None, emails: tuple[str, ...], as_json: bool
+) -> None:
+    """Backfill your own past commits as journal events (the hook's event ids: no duplicates).
+
+    Commits count as yours when their author email is one of `git config --get-all
+    comet.authorEmail`, else `git config user.email`, or the --author-email values.
+    Example: comet journal import-history --max 500
+    """
+    from comet_git.commands import journal
+
+    run(as_json, lambda: journal.import_history(workspace(path), since, max_count, emails))
+
+
+@journal_group.command("replay")
+@path_argument
+@json_option
+def journal_replay(path: Path, as_json: bool) -> None:
+    """Process again the events whose processing failed or never finished.
+
+    Example: comet journal replay
+    """
+    from comet_git.commands import journal
+
+    run(as_json, lambda: journal.replay(workspace(path)))
+
+
+@journal_group.command("flush")
+@path_argument
+@click.option("--timeout", type=float, default=30.0, show_default=True, help="Seconds to wait.")
+@json_option
+def journal_flush(path: Path, timeout: float, as_json: bool) -> None:
+    """Wait until the git-hook workers already started have written their events.
+
+    Example: git commit -m "..." && comet journal flush
+    """
+    from comet_git.commands import journal
+
+    run(as_json, lambda: journal.flush(workspace(path), timeout))
+
+
 # -- config and repair -----------------------------------------------------------------
 
 
@@ -383,4 +482,7 @@ def demo(keep: bool) -> None:
 
 
 def main() -> None:
+    # A short-lived process that allocates many small objects: the cyclic garbage
+    # collector only costs time here (long-running commands may turn it back on).
+    gc.disable()
     cli(prog_name="comet")

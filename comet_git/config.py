@@ -14,8 +14,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from comet_git.errors import InvalidInputError, RecordFormatError
 from comet_git.store import atomic_write
 
@@ -70,6 +68,8 @@ def read_layer(path: Path) -> dict[str, bool]:
     """The settings one file sets; a file with unknown keys or bad values is an error naming it."""
     if not path.exists():
         return {}
+    import yaml
+
     try:
         data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
     except yaml.YAMLError as error:

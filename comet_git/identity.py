@@ -15,14 +15,10 @@ from __future__ import annotations
 
 import hashlib
 import re
-import subprocess
-import unicodedata
-import uuid
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
-from urllib.parse import unquote
 
 from comet_git.errors import CometError, InvalidInputError, NotARepositoryError
 
@@ -289,6 +285,8 @@ def normalize_remote_url(url: str, *, base: Path | None = None) -> str:
         scheme = scheme_match.group(1).lower()
         rest = url[scheme_match.end() :]
         if scheme == "file":
+            from urllib.parse import unquote
+
             return _normalize_local_path(unquote(_strip_file_authority(rest)), base)
         return _normalize_network_url(scheme, rest)
     if _is_scp_like(url):
@@ -404,6 +402,8 @@ def _project_dir_name(location: RepoLocation) -> str:
 
 
 def make_slug(text: str) -> str:
+    import unicodedata
+
     ascii_text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
     slug = re.sub(r"[^a-z0-9-]+", "-", ascii_text.lower())
     slug = re.sub(r"-{2,}", "-", slug).strip("-")
@@ -433,6 +433,8 @@ def _derive_key(location: RepoLocation, fingerprint: ProjectFingerprint) -> tupl
         roots = "\n".join(fingerprint.root_commits)
         return _make_key(_project_dir_name(location), roots), "root-commits"
     # Random, and stable only because it is persisted right away.
+    import uuid
+
     return _make_key(_project_dir_name(location), uuid.uuid4().hex), "new-repository"
 
 
@@ -463,6 +465,8 @@ def _persist(location: RepoLocation, key: str, derivation: str) -> None:
 def _git_config_set(config: Path, name: str, value: str) -> None:
     # `git config --file` takes git's own config.lock, so a concurrent git
     # command never sees a half-written config.
+    import subprocess
+
     try:
         subprocess.run(
             ["git", "config", "--file", str(config), name, value],

@@ -13,12 +13,13 @@ import time
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 from comet_git.errors import StoreError
 from comet_git.records.model import Record
 from comet_git.store import FILE_MODE, FileState, ensure_dir, fsync_dir
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 BUSY_TIMEOUT_MS = 15_000
 
 # Forced off by tests to exercise the plain fallback.
@@ -37,7 +38,7 @@ CREATE TABLE IF NOT EXISTS records(
     memory_class TEXT NOT NULL, authority TEXT NOT NULL, lifecycle TEXT NOT NULL,
     title TEXT NOT NULL, summary TEXT NOT NULL, body TEXT NOT NULL, tasks TEXT NOT NULL,
     version INTEGER NOT NULL, created_at TEXT NOT NULL, updated_at TEXT NOT NULL, json TEXT NOT NULL);
-CREATE INDEX IF NOT EXISTS records_by_store ON records(store, state);
+CREATE INDEX IF NOT EXISTS records_in_order ON records(store, state, memory_type, updated_at DESC, id);
 CREATE TABLE IF NOT EXISTS invalid(
     store TEXT NOT NULL, name TEXT NOT NULL, line INTEGER, error TEXT NOT NULL,
     PRIMARY KEY(store, name));
@@ -71,9 +72,10 @@ class FileRow:
         return cls(name, kind, state.mtime_ns, state.size, state.sha256, racy, record_id)
 
 
-@dataclass(frozen=True)
-class IndexedRecord:
-    """A record as the index knows it: its JSON (kept ready to print) and where it lives."""
+class IndexedRecord(NamedTuple):
+    """A record as the index knows it: its JSON (kept ready to print) and where it lives.
+
+    A NamedTuple, not a dataclass: a listing builds ten thousand of them."""
 
     id: str
     store: str
@@ -193,6 +195,15 @@ class Index:
         )
         return {row[0]: FileRow(row[0], row[1], row[2], row[3], row[4], bool(row[5]), row[6]) for row in rows}
 
+    def file_stats(self, store: str, kind: str) -> dict[str, tuple[int, int, int]]:
+        """Bare file name -> (mtime_ns, size, racy) of one kind of file: all a scan needs."""
+        rows = self.connection.execute(
+            "SELECT substr(name, instr(name, '/') + 1), mtime_ns, size, racy FROM files"
+            " WHERE store = ? AND kind = ?",
+            (store, kind),
+        )
+        return {row[0]: (row[1], row[2], row[3]) for row in rows}
+
     def put_file(self, store: str, row: FileRow) -> None:
         self.connection.execute(
             "INSERT OR REPLACE INTO files(store, name, kind, mtime_ns, size, sha256, racy, record_id)"
@@ -295,9 +306,37 @@ class Index:
         lifecycles: Sequence[str] = (),
         states: Sequence[str] = ("live",),
         text: str | None = None,
-    ) -> list[IndexedRecord]:
-        clauses = [_in_clause("r.store", stores), _in_clause("r.state", states)]
-        params: list[object] = [*stores, *states]
+        include_superseded: bool = True,
+    ) -> list[bytes]:
+        """The matching records as pieces of one JSON array (UTF-8; b"".join them),
+        project scope first, then by type and recency.
+
+        One query per store, so that the (store, state, memory_type, updated_at)
+        index delivers rows in order without sorting megabytes of JSON."""
+        pieces = [b"["]
+        for store in sorted(stores, key=lambda name: name == "global"):
+            pieces += self._select_store(
+                store, ids, memory_types, lifecycles, states, text, include_superseded
+            )
+        if len(pieces) > 1:
+            pieces[-1] = pieces[-1][:-1]  # each record comes with a trailing comma
+        pieces.append(b"]")
+        return pieces
+
+    def _select_store(
+        self,
+        store: str,
+        ids: Sequence[str],
+        memory_types: Sequence[str],
+        lifecycles: Sequence[str],
+        states: Sequence[str],
+        text: str | None,
+        include_superseded: bool,
+    ) -> list[bytes]:
+        clauses = ["r.store = ?", _in_clause("r.state", states)]
+        params: list[object] = [store, *states]
+        if not include_superseded:
+            clauses.append("r.lifecycle != 'superseded'")
         for column, values in (("r.id", ids), ("r.memory_type", memory_types), ("r.lifecycle", lifecycles)):
             if values:
                 clauses.append(_in_clause(column, values))
@@ -307,11 +346,13 @@ class Index:
             clauses.append(clause)
             params.extend(text_params)
         sql = (
-            "SELECT r.id, r.store, r.file, r.state, r.json FROM records r WHERE "
+            "SELECT CAST(r.json || ',' AS BLOB) FROM records r WHERE "
             + " AND ".join(clauses)
-            + " ORDER BY r.scope DESC, r.memory_type, r.updated_at DESC, r.id"
+            + " ORDER BY r.memory_type, r.updated_at DESC, r.id"
         )
-        return [IndexedRecord(*row) for row in self.connection.execute(sql, params)]
+        # Bytes, written out piece by piece: decoding and joining ten thousand strings,
+        # some of them Chinese, widens megabytes to UCS-4 and costs more than the query.
+        return [row[0] for row in self.connection.execute(sql, params).fetchall()]
 
     def _text_clause(self, text: str) -> tuple[str, list[object]]:
         """Every word of `text` must occur; FTS5 when we have it, substring search otherwise.
@@ -409,6 +450,8 @@ def _connect(path: Path) -> sqlite3.Connection:
     connection.execute("PRAGMA journal_mode = WAL")
     connection.execute("PRAGMA synchronous = NORMAL")
     connection.execute("PRAGMA secure_delete = ON")
+    # Read pages through a memory map: a listing touches megabytes in a cold process.
+    connection.execute("PRAGMA mmap_size = 268435456")
     return connection
 
 

@@ -6,10 +6,8 @@ from __future__ import annotations
 import contextlib
 import errno
 import fcntl
-import hashlib
 import os
 import sys
-import tempfile
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -77,6 +75,8 @@ class FileState:
 
 
 def sha256_bytes(data: bytes) -> str:
+    import hashlib  # not needed by a command that finds nothing changed
+
     return hashlib.sha256(data).hexdigest()
 
 
@@ -124,7 +124,8 @@ def atomic_write(path: Path, data: bytes | str, *, expected: Expectation = None)
     """
     payload = data.encode("utf-8") if isinstance(data, str) else data
     ensure_dir(path.parent)
-    fd, temp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    temp_name = str(path.parent / f".{path.name}.{os.urandom(6).hex()}.tmp")
+    fd = os.open(temp_name, os.O_WRONLY | os.O_CREAT | os.O_EXCL, FILE_MODE)
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(payload)
@@ -161,8 +162,12 @@ def remove_file(path: Path, *, expected: FileState | bool | None = False) -> Non
 
 
 @contextlib.contextmanager
-def file_lock(path: Path, *, shared: bool = False, timeout: float = LOCK_TIMEOUT_SECONDS) -> Iterator[None]:
-    """An advisory flock on `path`; waits up to `timeout` seconds for other comet processes."""
+def file_lock(
+    path: Path, *, shared: bool = False, timeout: float = LOCK_TIMEOUT_SECONDS, wait: bool = True
+) -> Iterator[bool]:
+    """An advisory flock on `path`; waits up to `timeout` seconds for other comet processes.
+
+    With `wait=False` it tries once and yields whether it got the lock."""
     ensure_dir(path.parent)
     try:
         fd = os.open(path, os.O_RDWR | os.O_CREAT, FILE_MODE)
@@ -181,13 +186,16 @@ def file_lock(path: Path, *, shared: bool = False, timeout: float = LOCK_TIMEOUT
             except OSError as error:
                 if error.errno not in (errno.EAGAIN, errno.EACCES):
                     raise
+                if not wait:
+                    yield False
+                    return
                 if time.monotonic() >= deadline:
                     raise StoreError(
                         f"another comet process has held {path} for over {timeout:.0f} s",
                         hint="wait for it to finish, then run the command again",
                     ) from error
                 time.sleep(0.005)
-        yield
+        yield True
     finally:
         os.close(fd)  # closing the descriptor releases the lock
 
@@ -243,8 +251,8 @@ class ScopeStore:
     def exists(self) -> bool:
         return self.records_dir.is_dir()
 
-    def lock(self) -> contextlib.AbstractContextManager[None]:
-        return file_lock(self.lock_path)
+    def lock(self, *, wait: bool = True) -> contextlib.AbstractContextManager[bool]:
+        return file_lock(self.lock_path, wait=wait)
 
 
 @dataclass(frozen=True)

@@ -5,10 +5,8 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import yaml
-
-from comet_git import config
 from comet_git.errors import CometError
 from comet_git.identity import (
     ProjectFingerprint,
@@ -21,6 +19,9 @@ from comet_git.identity import (
 from comet_git.provider.local import LocalProvider
 from comet_git.records.model import utc_now
 from comet_git.store import Home, atomic_write, file_lock, sha256_bytes
+
+if TYPE_CHECKING:
+    from comet_git.config import ConfigLayer, Setting
 
 PROJECT_FILE = "project.yaml"
 
@@ -39,12 +40,16 @@ class Workspace:
     def provider(self) -> LocalProvider:
         return LocalProvider(self.home, self.project_key)
 
-    def config_layers(self) -> list[config.ConfigLayer]:
+    def config_layers(self) -> list[ConfigLayer]:
+        from comet_git import config
+
         project_config = self.home.project_store(self.project_key).config_path if self.project_key else None
         root = self.location.worktree_root if self.location else None
         return config.layers(self.home.user_config_path, root, project_config)
 
-    def setting(self, key: str) -> config.Setting:
+    def setting(self, key: str) -> Setting:
+        from comet_git import config
+
         return config.effective(key, self.config_layers())
 
 
@@ -85,6 +90,8 @@ def project_file(home: Home, key: str) -> Path:
 
 def remember_project(home: Home, identity: ProjectIdentity, fingerprint: ProjectFingerprint) -> None:
     """Write project.yaml: what identifies this project (remotes, root commits, worktrees)."""
+    import yaml
+
     path = project_file(home, identity.key)
     known: dict[str, object] = {}
     if path.exists():
@@ -111,6 +118,8 @@ def find_known_project(home: Home, fingerprint: ProjectFingerprint) -> str | Non
     wanted = main_remote(fingerprint.remotes)
     if wanted is None:
         return None
+    import yaml
+
     projects = home.root / "projects"
     if not projects.is_dir():
         return None

@@ -4,21 +4,27 @@ library and returns an Output; only cli.py prints."""
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 
 @dataclass(frozen=True)
 class Output:
-    """What a command produced: the JSON object (with its `schema`) and the text for people."""
+    """What a command produced: the JSON object (with its `schema`) and the text for people.
+
+    Large listings give `json_pieces` ready-made and their text as a function, so
+    that neither form is built when the other one is asked for."""
 
     data: dict[str, Any] | None
-    text: str
-    json_text: str | None = None  # pre-serialised JSON, for large listings
+    text: str | Callable[[], str]
+    json_pieces: list[bytes] | None = None  # UTF-8, ready-made, to be written one after another
 
-    def render(self, as_json: bool) -> str:
-        if not as_json:
-            return self.text
-        if self.json_text is not None:
-            return self.json_text
-        return json.dumps(self.data, ensure_ascii=False, indent=2)
+    def render(self, as_json: bool) -> list[bytes]:
+        if as_json and self.json_pieces is not None:
+            return [*self.json_pieces, b"\n"]
+        if as_json:
+            rendered = json.dumps(self.data, ensure_ascii=False, indent=2)
+        else:
+            rendered = self.text if isinstance(self.text, str) else self.text()
+        return [rendered.encode("utf-8"), b"" if rendered.endswith("\n") else b"\n"]

@@ -147,17 +147,18 @@ def list_records(
     )
     found = ws.provider().query(query)
     invalid = [item.to_json() for item in found.invalid]
-    json_text = (
-        '{"schema": "'
-        + RECORDS_SCHEMA
-        + '", "records": ['
-        + ",".join(view.json_text for view in found.records)
-        + '], "invalid": '
-        + json.dumps(invalid, ensure_ascii=False)
-        + "}"
-    )
+    json_pieces = [
+        f'{{"schema": "{RECORDS_SCHEMA}", "records": '.encode(),
+        *found.records_json,
+        f', "invalid": {json.dumps(invalid, ensure_ascii=False)}}}'.encode(),
+    ]
+    filtered = bool(text or memory_type or lifecycle or scope)
+    return Output(None, lambda: _list_text(found.records, invalid, filtered), json_pieces=json_pieces)
+
+
+def _list_text(records: list[RecordView], invalid: list[dict[str, Any]], filtered: bool) -> str:
     lines = []
-    for view in found.records:
+    for view in records:
         record = view.as_dict()
         marker = " [forgotten]" if view.state == "forgotten" else ""
         lines.append(
@@ -166,16 +167,10 @@ def list_records(
         )
     if not lines:
         lines.append(
-            "no records"
-            + (
-                " match"
-                if text or memory_type or lifecycle or scope
-                else " yet: `comet memory remember --text ...` adds one"
-            )
+            "no records match" if filtered else "no records yet: `comet memory remember --text ...` adds one"
         )
-    for item in invalid:
-        lines.append(f"invalid: {item['file']}:{item['line'] or '?'}: {item['error']}")
-    return Output(None, "\n".join(lines) + "\n", json_text=json_text)
+    lines.extend(f"invalid: {item['file']}:{item['line'] or '?'}: {item['error']}" for item in invalid)
+    return "\n".join(lines) + "\n"
 
 
 def status(ws: Workspace) -> Output:

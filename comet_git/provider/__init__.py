@@ -9,15 +9,14 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, NamedTuple, Protocol
 
 from comet_git.records.model import Evidence, Selectors
 
 PROVIDER_SCHEMA = "comet.provider/v1"
 
 
-@dataclass(frozen=True)
-class RecordView:
+class RecordView(NamedTuple):
     """A record as a provider returns it: its JSON (all SPEC §4 keys, `text`, `state`)."""
 
     id: str
@@ -53,9 +52,21 @@ class Query:
 
 @dataclass(frozen=True)
 class QueryResult:
-    records: list[RecordView]
+    """What a query found, in order, as one JSON array of records (each with its `state`).
+
+    The array stays text until somebody asks for the records: a listing of ten
+    thousand records is printed as it came, without being parsed."""
+
+    records_json: list[bytes]  # UTF-8 pieces of one JSON array: b"".join(records_json)
     invalid: list[InvalidFileReport]
     history: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
+
+    @property
+    def records(self) -> list[RecordView]:
+        return [
+            RecordView(data["id"], data["state"], json.dumps(data, ensure_ascii=False))
+            for data in json.loads(b"".join(self.records_json).decode("utf-8"))
+        ]
 
 
 # -- changes: what `apply` accepts ------------------------------------------

@@ -150,24 +150,12 @@ class LocalProvider:
     # -- sessions ---------------------------------------------------------------
 
     @contextlib.contextmanager
-    def session(self, write_store: ScopeStore | None = None) -> Iterator[Index]:
-        """An open, refreshed index; with `write_store`, that store is locked and in a transaction."""
+    def _open_index(self) -> Iterator[Index]:
         self.home.ensure()
         with file_lock(self.home.index_path.parent / ".lock", shared=True):
             index = Index.open(self.home.index_path)
             try:
-                if write_store is not None:
-                    write_store.create()
-                    with write_store.lock():
-                        for store in self.visible_stores():
-                            self.refresh(index, store, held=store == write_store)
-                        with index.transaction():
-                            yield index
-                            StoreWriter(index, write_store).render_profile()
-                else:
-                    for store in self.visible_stores():
-                        self.refresh(index, store, held=False)
-                    yield index
+                yield index
             except sqlite3.DatabaseError as error:
                 raise StoreError(
                     f"the index {self.home.index_path} is damaged: {error}",
@@ -176,17 +164,45 @@ class LocalProvider:
             finally:
                 index.close()
 
+    @contextlib.contextmanager
+    def session(self) -> Iterator[Index]:
+        """An open index, refreshed from the visible stores' files."""
+        with self._open_index() as index:
+            for store in self.visible_stores():
+                self.refresh(index, store, held=False)
+            yield index
+
+    @contextlib.contextmanager
+    def write_session(self, store: ScopeStore) -> Iterator[StoreWriter]:
+        """A writer for `store`: the store locked, the index refreshed and in a transaction."""
+        with self._open_index() as index:
+            store.create()
+            with store.lock():
+                for visible in self.visible_stores():
+                    self.refresh(index, visible, held=visible == store)
+                with index.transaction():
+                    writer = StoreWriter(index, store)
+                    yield writer
+                    writer.render_profile()
+
     def refresh(self, index: Index, store: ScopeStore, *, held: bool) -> list[str]:
         """Bring the index up to date with `store`'s files; returns notes on hand edits taken in."""
         if not store.exists():
             return []
-        if scan(index, store).clean and store.profile_path.exists():
+        found = scan(index, store)
+        if found.clean and store.profile_path.exists():
+            if found.clean_listings:
+                with index.transaction():
+                    for key, digest in found.clean_listings.items():
+                        index.set_meta(key, digest)
             return []
-        lock = contextlib.nullcontext() if held else store.lock()
-        with lock:
-            found = scan(index, store)  # again, now that nobody else is writing
+        with contextlib.ExitStack() as stack:
+            if not held and not stack.enter_context(store.lock(wait=False)):
+                stack.enter_context(store.lock())
+                found = scan(index, store)  # another process was writing: look again
             with index.transaction():
                 return StoreSync(index, store).run(found).notes
+        return []
 
     # -- the contract ------------------------------------------------------------
 
@@ -202,17 +218,16 @@ class LocalProvider:
                 lifecycles=query.lifecycles,
                 states=states,
                 text=query.text,
+                include_superseded=query.include_superseded or bool(query.ids),
             )
-            if query.ids and len(found) < len(set(query.ids)):
-                self._explain_missing(index, query.ids, {item.id for item in found}, names)
-            views = [
-                _view(item)
-                for item in found
-                if query.include_superseded or query.ids or '"lifecycle":"superseded"' not in item.json_text
-            ]
-            invalid = self._invalid(index, stores)
-        history = {view.id: self._history(view) for view in views} if query.with_history else {}
-        return QueryResult(views, invalid, history)
+            result = QueryResult(found, self._invalid(index, stores))
+            if query.ids:
+                found_ids = {view.id for view in result.records}
+                if len(found_ids) < len(set(query.ids)):
+                    self._explain_missing(index, query.ids, found_ids, names)
+        if query.with_history:
+            result.history.update({view.id: self._history(view) for view in result.records})
+        return result
 
     def _explain_missing(self, index: Index, ids: tuple[str, ...], found: set[str], names: list[str]) -> None:
         for record_id in ids:
@@ -268,8 +283,8 @@ class LocalProvider:
         if isinstance(change, Remember):
             return self._remember(change)
         store = self._store_of(change.id)
-        with self.session(write_store=store) as index:
-            writer = StoreWriter(index, store)
+        with self.write_session(store) as writer:
+            index = writer.index
             if isinstance(change, Correct):
                 return self._correct(writer, change)
             if isinstance(change, Forget):
@@ -298,8 +313,8 @@ class LocalProvider:
 
     def _remember(self, change: Remember) -> ChangeResult:
         store = self.store_for_scope(change.scope)
-        with self.session(write_store=store) as index:
-            writer = StoreWriter(index, store)
+        with self.write_session(store) as writer:
+            index = writer.index
             record = build_record(
                 writer.unique_id(),
                 change.text,

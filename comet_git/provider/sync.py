@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import os
+import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -40,46 +41,87 @@ class Scan:
     changed: list[tuple[str, str]]  # (kind, name)
     missing: list[tuple[str, str]]
     profile_changed: bool
-    known: dict[str, FileRow]
+    # Listing digests found clean file by file, for the index to remember.
+    clean_listings: dict[str, str] = field(default_factory=dict)
 
     @property
     def clean(self) -> bool:
         return not (self.changed or self.missing or self.profile_changed)
 
 
+Listing = list[tuple[str, int, int]]  # (name, mtime_ns, size), sorted
+
+
+def listing_key(store: ScopeStore, kind: str) -> str:
+    return f"listing:{store.name}:{kind}"
+
+
 def scan(index: Index, store: ScopeStore) -> Scan:
-    known = index.file_rows(store.name)
+    """Compare the store's files with the index by stat alone; no file is read.
+
+    Each folder's listing (names, mtimes, sizes) is digested; when the digest is the
+    one the index remembers, the folder is unchanged and its ten thousand rows need
+    not even be fetched."""
     changed: list[tuple[str, str]] = []
-    seen: set[str] = set()
+    missing: list[tuple[str, str]] = []
+    clean: dict[str, str] = {}
     for kind, directory, suffix in ((RECORD, "records", ".md"), (TOMBSTONE, "tombstones", ".json")):
-        try:
-            entries = list(os.scandir(store.root / directory))
-        except FileNotFoundError:
-            entries = []
+        listing = read_listing(store.root / directory, suffix)
+        digest = listing_digest(listing)
+        key = listing_key(store, kind)
+        if index.get_meta(key) == digest:
+            continue
+        new, gone = _compare(listing, index.file_stats(store.name, kind))
+        changed.extend((kind, f"{directory}/{name}") for name in new)
+        missing.extend((kind, f"{directory}/{name}") for name in gone)
+        if not new and not gone:
+            clean[key] = digest
+    profile_row = index.file_stats(store.name, PROFILE).get("profile.md")
+    return Scan(sorted(changed), sorted(missing), _profile_changed(profile_row, store.profile_path), clean)
+
+
+def read_listing(directory: Path, suffix: str) -> Listing:
+    """This loop runs over every record on every command; it is kept lean on purpose."""
+    listing: Listing = []
+    try:
+        entries = os.scandir(directory)
+    except FileNotFoundError:
+        return listing
+    with entries:
         for entry in entries:
-            if not entry.name.endswith(suffix) or entry.name.startswith("."):
-                continue
-            name = f"{directory}/{entry.name}"
-            seen.add(name)
-            row = known.get(name)
-            stat = entry.stat()
-            if row is None or row.racy or row.mtime_ns != stat.st_mtime_ns or row.size != stat.st_size:
-                changed.append((kind, name))
-    missing = [
-        (row.kind, name)
-        for name, row in known.items()
-        if row.kind in (RECORD, TOMBSTONE) and name not in seen
-    ]
-    profile_changed = _profile_changed(known.get("profile.md"), store.profile_path)
-    return Scan(sorted(changed), sorted(missing), profile_changed, known)
+            name = entry.name
+            if name.endswith(suffix) and name[0] != ".":
+                stat = entry.stat()
+                listing.append((name, stat.st_mtime_ns, stat.st_size))
+    listing.sort()
+    return listing
 
 
-def _profile_changed(row: FileRow | None, path: Path) -> bool:
+def listing_digest(listing: Listing) -> str:
+    text = repr(listing).encode("utf-8", "surrogateescape")
+    return f"{len(listing)}:{zlib.crc32(text):08x}{zlib.adler32(text):08x}"
+
+
+def _compare(listing: Listing, known: dict[str, tuple[int, int, int]]) -> tuple[list[str], list[str]]:
+    """(new or changed names, vanished names); a "racy" row counts as changed."""
+    changed: list[str] = []
+    lookup = known.get
+    for name, mtime_ns, size in listing:
+        row = lookup(name)
+        if row is None or row[2] or row[0] != mtime_ns or row[1] != size:
+            changed.append(name)
+    if len(listing) - len([1 for name, _, _ in listing if name not in known]) == len(known):
+        return changed, []
+    present = {name for name, _, _ in listing}
+    return changed, sorted(name for name in known if name not in present)
+
+
+def _profile_changed(row: tuple[int, int, int] | None, path: Path) -> bool:
     try:
         stat = path.stat()
     except FileNotFoundError:
-        return row is not None or False
-    return row is None or row.racy or row.mtime_ns != stat.st_mtime_ns or row.size != stat.st_size
+        return row is not None
+    return row is None or bool(row[2]) or row[0] != stat.st_mtime_ns or row[1] != stat.st_size
 
 
 class StoreSync:
@@ -95,7 +137,8 @@ class StoreSync:
         self.report = SyncReport()
 
     def run(self, found: Scan) -> SyncReport:
-        self.known = found.known
+        # Full rows (hashes, record ids) only now that something did change.
+        self.known = self.index.file_rows(self.store.name)
         # Tombstones first, so that a record file next to its own tombstone is recognised.
         for kind, name in found.changed:
             if kind == TOMBSTONE:
@@ -111,8 +154,9 @@ class StoreSync:
                 self._record_missing(name)
         if found.profile_changed:
             self._profile_changed()
-        if self.report.changed or found.profile_changed or not self.store.profile_path.exists():
-            self.writer.render_profile()
+        if not self.store.profile_path.exists():
+            self.writer.profile_changed()
+        self.writer.render_profile()
         return self.report
 
     # -- records ------------------------------------------------------------------
@@ -136,10 +180,14 @@ class StoreSync:
             self.index.set_invalid(self.store.name, name, error.line, _message(error))
             return
         previous = self.index.record(record.id)
+        absorbed = False
         if self.absorb_edits and previous is not None and previous.state == "live" and previous.file == name:
             old = record_from_json(previous.as_dict())
             if _content(old) != _content(record):
                 record, state = self._absorb_hand_edit(path, data.decode("utf-8"), state, old, record)
+                absorbed = True
+        if not absorbed:
+            self.writer.profile_changed()
         self.index.put_file(self.store.name, FileRow.of(name, RECORD, state, record.id))
         self.index.put_record(self.store.name, name, record, "live")
         self.index.clear_invalid(self.store.name, name)
@@ -213,6 +261,7 @@ class StoreSync:
         return updated, written
 
     def _record_missing(self, name: str) -> None:
+        self.writer.profile_changed()
         known = self.known.get(name)
         self.index.drop_file(self.store.name, name)
         self.index.clear_invalid(self.store.name, name)
@@ -244,6 +293,7 @@ class StoreSync:
             self.index.set_invalid(self.store.name, name, None, f"not a valid tombstone: {error}")
             return
         self.report.changed += 1
+        self.writer.profile_changed()
         self.index.put_file(self.store.name, FileRow.of(name, TOMBSTONE, state, stone.id))
         self.index.forget_id(self.store.name, stone.id)
         content = tombstones.content_path(self.store, stone.id)
@@ -262,6 +312,7 @@ class StoreSync:
         )
 
     def _tombstone_missing(self, name: str) -> None:
+        self.writer.profile_changed()
         known = self.known.get(name)
         self.index.drop_file(self.store.name, name)
         if known is None or known.record_id is None:
@@ -302,9 +353,13 @@ class StoreSync:
             return
         self.index.clear_invalid(self.store.name, "profile.md")
         self.index.set_meta(f"profile:{self.store.name}", state.sha256)  # consumed; render replaces it
+        self.writer.profile_changed()
         self.report.changed += 1
 
     def _profile_accepted(self) -> None:
+        if self.index.get_meta(f"profile-rejected:{self.store.name}"):
+            # While it was rejected, changes to the records were not shown: show them now.
+            self.writer.profile_changed()
         self.index.clear_invalid(self.store.name, "profile.md")
         self.index.set_meta(f"profile-rejected:{self.store.name}", "")
 
@@ -312,6 +367,7 @@ class StoreSync:
         """The index does not know what we last rendered (it was rebuilt): if the file is
         not what we would render now, keep it aside rather than guess what was edited."""
         self.index.set_meta(f"profile:{self.store.name}", sha256_bytes(data))
+        self.writer.profile_changed()
         if self.writer.profile_content().encode("utf-8") == data:
             return
         keep = path.with_name(f"profile.md.{utc_now().replace(':', '')}.orig")

@@ -39,6 +39,24 @@ class StoreWriter:
     def __init__(self, index: Index, store: ScopeStore) -> None:
         self.index = index
         self.store = store
+        # What profile.md needs: {} nothing, {id: entry} sections to patch, None a full render.
+        self.profile_changes: dict[str, profile.ProfileEntry] | None = {}
+
+    def profile_changed(self, record: Record | None = None, previous: Record | None = None) -> None:
+        """Note a change the projection must show: a record whose section can be patched in
+        place (same type, still shown), or anything else (None), which needs a full render."""
+        if self.profile_changes is None:
+            return
+        same_place = (
+            record is not None
+            and previous is not None
+            and record.memory_type == previous.memory_type
+            and "superseded" not in (record.lifecycle, previous.lifecycle)
+        )
+        if same_place and record is not None:
+            self.profile_changes[record.id] = profile.ProfileEntry.of(record)
+        else:
+            self.profile_changes = None
 
     # -- reading what is there ------------------------------------------------
 
@@ -69,6 +87,7 @@ class StoreWriter:
         path = self.store.record_path(record.id)
         written = atomic_write(path, render_record(record), expected=ABSENT)
         self._index_file(path, record, written)
+        self.profile_changed()
         RecordHistory(self.store, record.id).log("create", source, None, record.version)
         return record
 
@@ -103,11 +122,13 @@ class StoreWriter:
             raise
         history.log("correct", source, previous.version, updated.version)
         self._index_file(path, updated, written)
+        self.profile_changed(updated, previous)
         return written
 
     # -- forget ---------------------------------------------------------------
 
     def forget(self, record_id: str, *, permanent: bool, source: str = "command") -> tombstones.Tombstone:
+        self.profile_changed()
         existing = tombstones.read(self.store, record_id)
         if existing is not None:
             if existing.permanent or not permanent:
@@ -140,6 +161,7 @@ class StoreWriter:
 
     def forget_from_snapshot(self, record: Record, source: str) -> None:
         """A record whose file the user deleted by hand: tombstone it from the index's copy."""
+        self.profile_changed()
         tombstones.write(self.store, record, render_record(record), permanent=False)
         RecordHistory(self.store, record.id).log("forget", source, record.version, None)
         self.index.put_record(
@@ -181,6 +203,7 @@ class StoreWriter:
         return "correct", self._restore_version(record_id, history, last.from_version)
 
     def _restore_forgotten(self, record_id: str, history: RecordHistory) -> Record:
+        self.profile_changed()
         source = tombstones.content_path(self.store, record_id)
         if not source.exists():
             raise NotFoundError(f"the tombstone of {record_id} has no content to restore")
@@ -211,23 +234,29 @@ class StoreWriter:
         written = atomic_write(path, update_record_text(raw, restored), expected=state)
         history.log("rollback", "command", current.version, restored.version)
         self._index_file(path, restored, written)
+        self.profile_changed(restored, current)
         return restored
 
     # -- profile.md -------------------------------------------------------------
 
     def render_profile(self) -> None:
-        """Rewrite profile.md from the live records, unless the user changed it since we looked."""
+        """Bring profile.md up to date with the changes noted, unless the user changed it
+        since we last wrote it (the next sync reads their edit first)."""
+        if self.profile_changes == {} and self.store.profile_path.exists():
+            return
         key = f"profile:{self.store.name}"
-        rejected = self.index.get_meta(f"profile-rejected:{self.store.name}")
         path = self.store.profile_path
         on_disk = path.read_bytes() if path.exists() else None
+        rendered_hash = self.index.get_meta(key)
         if on_disk is not None:
             on_disk_hash = sha256_bytes(on_disk)
-            if on_disk_hash == rejected:
+            if on_disk_hash == self.index.get_meta(f"profile-rejected:{self.store.name}"):
                 return  # the user's unparseable edit stays until they fix it
-            if on_disk_hash != self.index.get_meta(key) and self.index.get_meta(key) is not None:
-                return  # edited since the last render: the next sync reads it first
-        data = self.profile_content().encode("utf-8")
+            if rendered_hash is not None and on_disk_hash != rendered_hash:
+                return
+        data = self._patched_profile(on_disk) if rendered_hash is not None else None
+        if data is None:
+            data = self.profile_content().encode("utf-8")
         if on_disk != data:
             expected: FileState | Absent = ABSENT
             if on_disk is not None:
@@ -236,12 +265,20 @@ class StoreWriter:
                 atomic_write(path, data, expected=expected)
             except ConcurrentEditError:
                 return
+        self.profile_changes = {}
         self.index.set_meta(key, sha256_bytes(data))
         self.index.set_meta(f"profile-rejected:{self.store.name}", "")
         self.index.put_file(
             self.store.name,
             FileRow.of("profile.md", "profile", FileState.of_bytes(data, os.stat(path)), None),
         )
+
+    def _patched_profile(self, on_disk: bytes | None) -> bytes | None:
+        """profile.md with only the changed sections rewritten, or None when a full render is needed."""
+        if on_disk is None or not self.profile_changes:
+            return None
+        patched = profile.patch(on_disk.decode("utf-8"), list(self.profile_changes.values()))
+        return None if patched is None else patched.encode("utf-8")
 
     def profile_content(self) -> str:
         entries = [profile.ProfileEntry(*row) for row in self.index.profile_entries(self.store.name)]

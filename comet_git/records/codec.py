@@ -8,12 +8,11 @@ user's comments and key order survive the tool's edits.
 
 from __future__ import annotations
 
+import functools
 import io
 import re
 from collections.abc import Mapping
 from typing import Any
-
-import yaml
 
 from comet_git.errors import RecordFormatError
 from comet_git.records.model import FIELD_ORDER, LineFinder, Record, parse_record_mapping
@@ -21,12 +20,16 @@ from comet_git.records.model import FIELD_ORDER, LineFinder, Record, parse_recor
 FENCE = "---"
 BOM = "\ufeff"
 
-try:
-    _Loader: type[yaml.SafeLoader] = yaml.CSafeLoader  # type: ignore[assignment]
-    _Dumper: type[yaml.SafeDumper] = yaml.CSafeDumper  # type: ignore[assignment]
-except AttributeError:  # PyYAML built without libyaml: slower, same results
-    _Loader = yaml.SafeLoader
-    _Dumper = yaml.SafeDumper
+
+@functools.cache
+def _yaml() -> tuple[Any, Any, Any]:
+    """(yaml module, loader, dumper), imported on first use: a warm `comet memory list`
+    reads no record file and should not pay for PyYAML."""
+    import yaml
+
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # without libyaml: slower, same results
+    dumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
+    return yaml, loader, dumper
 
 
 def split_front_matter(raw: str, file: str) -> tuple[str, str, int]:
@@ -93,8 +96,9 @@ def _reject_duplicate_keys(front: str, file: str) -> None:
 
 
 def load_front_matter(front: str, file: str) -> Any:
+    yaml, loader, _ = _yaml()
     try:
-        return yaml.load(front, Loader=_Loader) or {}
+        return yaml.load(front, Loader=loader) or {}
     except yaml.YAMLError as error:
         mark = getattr(error, "problem_mark", None)
         problem = getattr(error, "problem", None) or str(error)
@@ -118,12 +122,74 @@ def parse_record(raw: str, file: str) -> Record:
 
 def render_record(record: Record) -> str:
     """A new record file."""
-    front = yaml.dump(record.front_matter(), Dumper=_Dumper, sort_keys=False, allow_unicode=True, width=100)
+    yaml, _, dumper = _yaml()
+    front = yaml.dump(record.front_matter(), Dumper=dumper, sort_keys=False, allow_unicode=True, width=100)
     return f"{FENCE}\n{front}{FENCE}\n{record.text.strip(chr(10))}\n"
 
 
 def update_record_text(raw: str, record: Record) -> str:
     """`raw` rewritten to hold `record`, keeping the user's comments, key order and body bytes."""
+    return _replace_scalar_lines(raw, record) or _round_trip_update(raw, record)
+
+
+# Top-level keys whose value is one scalar on its own line in any file we can read.
+_SCALAR_KEYS = frozenset(
+    (
+        "title",
+        "summary",
+        "memoryType",
+        "memoryClass",
+        "authority",
+        "lifecycle",
+        "version",
+        "createdAt",
+        "updatedAt",
+    )
+)
+
+
+def _replace_scalar_lines(raw: str, record: Record) -> str | None:
+    """The common update (a version bump, a new text) as a plain edit of the lines
+    concerned, which spares ruamel's import and round trip.  None when the change
+    needs the full round trip (nested values, added or removed keys, odd layout)."""
+    try:
+        current = parse_record(raw, "<record>")
+    except RecordFormatError:
+        return None
+    have, want = current.front_matter(), record.front_matter()
+    changed = {key for key in have.keys() | want.keys() if have.get(key) != want.get(key)}
+    if not changed <= _SCALAR_KEYS or not changed <= have.keys() & want.keys():
+        return None
+    front, body, _ = split_front_matter(raw, "<record>")
+    lines = front.split("\n")
+    for key in changed:
+        pattern = re.compile(rf"^{re.escape(key)}:[ \t]*(?P<value>[^#\n]*?)(?P<comment>[ \t]+#.*)?$")
+        hits = [index for index, line in enumerate(lines) if pattern.match(line)]
+        if len(hits) != 1:
+            return None
+        match = pattern.match(lines[hits[0]])
+        assert match is not None
+        lines[hits[0]] = f"{key}: {_scalar(want[key])}{match.group('comment') or ''}"
+    new_body = body if body.strip("\n") == record.text.strip("\n") else record.text.strip("\n") + "\n"
+    prefix = BOM if raw.startswith(BOM) else ""
+    updated = f"{prefix}{FENCE}\n" + "\n".join(lines) + f"{FENCE}\n{new_body}"
+    try:
+        return updated if parse_record(updated, "<record>") == record else None
+    except RecordFormatError:
+        return None
+
+
+def _scalar(value: object) -> str:
+    """One YAML scalar that our reader reads back as `value`."""
+    if isinstance(value, int):
+        return str(value)
+    text = str(value)
+    if re.fullmatch(r"[A-Za-z][A-Za-z0-9 ._/-]*", text) and not text.endswith(" ") and _reads_back(text):
+        return text
+    return "'" + text.replace("'", "''") + "'"
+
+
+def _round_trip_update(raw: str, record: Record) -> str:
     from ruamel.yaml import YAML
 
     front, body, _ = split_front_matter(raw, "<record>")
@@ -157,17 +223,22 @@ def _merge_mapping(target: Any, wanted: Mapping[str, Any], order: tuple[str, ...
         target.insert(position, key, _yaml11_safe(value))
 
 
+def _reads_back(text: str) -> bool:
+    """Whether `text`, written as a plain YAML scalar, reads back as the same string."""
+    yaml, loader, _ = _yaml()
+    try:
+        return bool(yaml.load(text, Loader=loader) == text)
+    except yaml.YAMLError:
+        return False
+
+
 def _yaml11_safe(value: Any) -> Any:
     """Quote strings that ruamel (YAML 1.2) would write bare but PyYAML (YAML 1.1,
     our reader) would read as something else: `yes`, `off`, `1:20`..."""
     from ruamel.yaml.scalarstring import SingleQuotedScalarString
 
     if isinstance(value, str):
-        try:
-            same = yaml.load(value, Loader=_Loader) == value
-        except yaml.YAMLError:
-            same = False
-        return value if same else SingleQuotedScalarString(value)
+        return value if _reads_back(value) else SingleQuotedScalarString(value)
     if isinstance(value, list):
         return [_yaml11_safe(item) for item in value]
     if isinstance(value, Mapping):

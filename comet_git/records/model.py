@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-import secrets
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -79,6 +78,8 @@ APPLICATION_KEYS = ("lastAppliedAt", "lastWhyApplied", "lastOutcome", "counts")
 
 
 def new_record_id() -> str:
+    import secrets
+
     return "pm-" + "".join(secrets.choice(ID_ALPHABET) for _ in range(8))
 
 

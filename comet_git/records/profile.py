@@ -14,7 +14,6 @@ from dataclasses import dataclass
 
 from comet_git.errors import RecordFormatError
 from comet_git.records.model import ID_PATTERN, MEMORY_TYPES, Record
-from comet_git.resources import read_text
 
 HEADINGS = {
     "core-profile": "Core profile",
@@ -29,6 +28,8 @@ _HEADING_IN_TEXT = re.compile(r"^(\\*)(#{1,6}\s)")
 @functools.cache
 def preamble() -> str:
     """The explanation at the top of profile.md, shipped as a template in the wheel."""
+    from comet_git.resources import read_text  # importlib.resources is slow to import
+
     return read_text("templates", "profile-preamble.md")
 
 
@@ -67,12 +68,30 @@ def render(title: str, records_dir: str, entries: Iterable[ProfileEntry]) -> str
     parts = [f"# Memory profile: {title}\n\n", preamble().format(records_dir=records_dir)]
     for memory_type in MEMORY_TYPES:
         parts.append(f"\n## {HEADINGS[memory_type]}\n")
-        for entry in by_type[memory_type]:
-            parts.append(
-                f"\n### {entry.title}\n<!-- id: {entry.id} · {entry.authority} · {entry.lifecycle} -->\n\n"
-                f"{_escape(entry.text)}\n"
-            )
+        parts.extend(render_section(entry) for entry in by_type[memory_type])
     return "".join(parts)
+
+
+def render_section(entry: ProfileEntry) -> str:
+    return (
+        f"\n### {entry.title}\n<!-- id: {entry.id} · {entry.authority} · {entry.lifecycle} -->\n\n"
+        f"{_escape(entry.text)}\n"
+    )
+
+
+def patch(content: str, entries: Iterable[ProfileEntry]) -> str | None:
+    """`content` (a profile.md this module rendered) with these entries' sections
+    rewritten in place: the same text a full render would give, for a fraction of
+    the work.  None when a section cannot be found."""
+    for entry in entries:
+        marker = content.find(f"\n<!-- id: {entry.id} ")
+        start = content.rfind("\n### ", 0, marker) if marker >= 0 else -1
+        if start < 0:
+            return None
+        ends = [i for i in (content.find("\n### ", marker + 1), content.find("\n## ", marker + 1)) if i >= 0]
+        end = min(ends) if ends else len(content)
+        content = content[:start] + render_section(entry) + content[end:]
+    return content
 
 
 def _escape(text: str) -> str:

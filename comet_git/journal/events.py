@@ -1,0 +1,138 @@
+"""The event envelope (`comet.experience/v1`) and the one strict parser for it."""
+
+from __future__ import annotations
+
+import hashlib
+import uuid
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from comet_git.errors import RecordFormatError
+
+EVENT_SCHEMA = "comet.experience/v1"
+EVENT_TYPES = (
+    "user.signal",
+    "repo.commit",
+    "repo.checkout",
+    "repo.merge",
+    "repo.rewrite",
+    "task.started",
+    "task.completed",
+    "verification.completed",
+    "review.resolved",
+    "context.applied",
+    "context.outcome",
+    "memory.changed",
+)
+ENVELOPE_KEYS = (
+    "schema",
+    "eventId",
+    "episodeId",
+    "type",
+    "at",
+    "scope",
+    "projectKey",
+    "actor",
+    "source",
+    "context",
+    "signal",
+    "evidence",
+    "outcome",
+)
+REQUIRED_KEYS = ("schema", "eventId", "episodeId", "type", "at", "scope", "actor", "source", "context")
+SCOPES = ("global", "project")
+
+
+def stable_id(prefix: str, *parts: str) -> str:
+    """A deterministic id: the same source facts give the same id (hook, import, replay)."""
+    digest = hashlib.sha256("\x1f".join(parts).encode("utf-8")).hexdigest()
+    return f"{prefix}-{digest[:20]}"
+
+
+def random_id(prefix: str) -> str:
+    return f"{prefix}-{uuid.uuid4().hex[:20]}"
+
+
+@dataclass(frozen=True)
+class Event:
+    event_id: str
+    episode_id: str
+    type: str
+    at: str
+    scope: str
+    project_key: str | None
+    actor: str
+    source: str
+    context: dict[str, Any] = field(default_factory=dict)
+    signal: dict[str, Any] | None = None
+    evidence: list[Any] | None = None
+    outcome: dict[str, Any] | None = None
+
+    @property
+    def month(self) -> str:
+        return self.at[:7]
+
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "schema": EVENT_SCHEMA,
+            "eventId": self.event_id,
+            "episodeId": self.episode_id,
+            "type": self.type,
+            "at": self.at,
+            "scope": self.scope,
+            "projectKey": self.project_key,
+            "actor": self.actor,
+            "source": self.source,
+            "context": self.context,
+        }
+        for key, value in (("signal", self.signal), ("evidence", self.evidence), ("outcome", self.outcome)):
+            if value is not None:
+                data[key] = value
+        return data
+
+
+def parse_event(data: Any, *, where: str) -> Event:
+    """Build an Event from its JSON form, rejecting anything off the envelope."""
+
+    def fail(message: str, key: str | None = None) -> RecordFormatError:
+        return RecordFormatError(message, file=where, key=key)
+
+    if not isinstance(data, Mapping):
+        raise fail("an event must be a JSON object")
+    unknown = [key for key in data if key not in ENVELOPE_KEYS]
+    if unknown:
+        raise fail(f"unknown key '{unknown[0]}'", unknown[0])
+    for key in REQUIRED_KEYS:
+        if data.get(key) in (None, ""):
+            raise fail(f"missing key '{key}'", key)
+    if data["schema"] != EVENT_SCHEMA:
+        raise fail(f"schema {data['schema']!r} is not {EVENT_SCHEMA}", "schema")
+    if data["type"] not in EVENT_TYPES:
+        raise fail(f"type {data['type']!r} is not one of {', '.join(EVENT_TYPES)}", "type")
+    if data["scope"] not in SCOPES:
+        raise fail(f"scope {data['scope']!r} is not global or project", "scope")
+    if data["scope"] == "project" and not data.get("projectKey"):
+        raise fail("projectKey is required for a project event", "projectKey")
+    for key in ("eventId", "episodeId", "at", "actor", "source"):
+        if not isinstance(data[key], str):
+            raise fail(f"'{key}' must be a string", key)
+    if not isinstance(data["context"], Mapping):
+        raise fail("'context' must be an object", "context")
+    for key, kind in (("signal", Mapping), ("outcome", Mapping), ("evidence", list)):
+        if data.get(key) is not None and not isinstance(data[key], kind):
+            raise fail(f"'{key}' has the wrong type", key)
+    return Event(
+        event_id=data["eventId"],
+        episode_id=data["episodeId"],
+        type=data["type"],
+        at=data["at"],
+        scope=data["scope"],
+        project_key=data.get("projectKey"),
+        actor=data["actor"],
+        source=data["source"],
+        context=dict(data["context"]),
+        signal=dict(data["signal"]) if data.get("signal") is not None else None,
+        evidence=list(data["evidence"]) if data.get("evidence") is not None else None,
+        outcome=dict(data["outcome"]) if data.get("outcome") is not None else None,
+    )

@@ -1,0 +1,79 @@
+"""`comet journal import-history`: the user's own past commits as journal events,
+with the same event ids the post-commit hook gives, so importing twice, or after
+the hooks, adds nothing."""
+
+from __future__ import annotations
+
+import subprocess
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from comet_git.journal.gitlog import commit_event, git_output, read_commits, user_emails
+from comet_git.journal.log import Journal
+
+BATCH = 2000
+
+
+@dataclass
+class ImportResult:
+    emails: set[str] = field(default_factory=set)
+    matched: int = 0
+    added: int = 0
+    duplicates: int = 0
+    others: int = 0
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "authorEmails": sorted(self.emails),
+            "matched": self.matched,
+            "added": self.added,
+            "duplicates": self.duplicates,
+        }
+
+
+def import_commits(
+    repo: Path,
+    project_key: str,
+    journal: Journal,
+    *,
+    since: str | None,
+    max_count: int | None,
+    emails: tuple[str, ...] = (),
+) -> ImportResult:
+    result = ImportResult(
+        emails={email.strip().lower() for email in emails if email.strip()} or user_emails(repo)
+    )
+    if not result.emails or not _has_commits(repo):
+        return result
+    revisions = [f"{since}..HEAD" if since else "HEAD", "--fixed-strings"]
+    revisions += [f"--author=<{email}>" for email in sorted(result.emails)]
+    known = journal.known_ids()
+    batch = []
+    for commit in read_commits(repo, revisions, max_count=max_count):
+        if commit.author_email not in result.emails:
+            result.others += 1
+            continue
+        result.matched += 1
+        batch.append(
+            commit_event(commit, project_key, user=result.emails, branch=None, source="import-history")
+        )
+        if len(batch) >= BATCH:
+            _flush(journal, batch, known, result)
+    _flush(journal, batch, known, result)
+    return result
+
+
+def _has_commits(repo: Path) -> bool:
+    try:
+        git_output(repo, "rev-parse", "-q", "--verify", "HEAD")
+    except subprocess.CalledProcessError:
+        return False
+    return True
+
+
+def _flush(journal: Journal, batch: list[Any], known: set[str], result: ImportResult) -> None:
+    appended = journal.append(batch, known_ids=known)
+    result.added += len(appended.added)
+    result.duplicates += appended.duplicates
+    batch.clear()

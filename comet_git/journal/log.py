@@ -1,0 +1,235 @@
+"""Monthly JSON Lines files under a store's journal/, appended atomically under a lock.
+
+- Appends hold an flock on journal/.lock and write each batch with one write(2) on an
+  O_APPEND descriptor, then fsync: concurrent writers (hooks from several worktrees)
+  never interleave or lose an event.
+- Event ids are deduplicated on ingest, so a hook retry, a history import and a
+  replay of the same commit add it once.
+- A torn last line (a crash mid-write) is skipped and reported, never fatal; the next
+  append starts on a fresh line.
+- Processing outcomes go to journal/processing.jsonl; events not marked done are pending,
+  and `comet journal replay` processes them again.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from comet_git.errors import RecordFormatError
+from comet_git.journal.events import Event, parse_event
+from comet_git.journal.redact import redact
+from comet_git.records.model import utc_now
+from comet_git.store import FILE_MODE, ScopeStore, atomic_write, ensure_dir, file_lock
+
+MONTH_FILE = re.compile(r"^\d{4}-\d{2}\.jsonl$")
+EVENT_ID_IN_LINE = re.compile(rb'"eventId":"([^"]+)"')
+DONE = "done"
+FAILED = "failed"
+
+
+@dataclass(frozen=True)
+class JournalProblem:
+    file: str
+    line: int
+    kind: str  # "torn" (an unfinished last line) | "unreadable"
+    error: str
+
+    def to_json(self) -> dict[str, object]:
+        return {"file": self.file, "line": self.line, "kind": self.kind, "error": self.error}
+
+
+@dataclass
+class AppendResult:
+    added: list[Event] = field(default_factory=list)
+    duplicates: int = 0
+
+
+def serialize(event: Event) -> bytes:
+    return (json.dumps(event.to_json(), ensure_ascii=False, separators=(",", ":")) + "\n").encode("utf-8")
+
+
+class Journal:
+    def __init__(self, store: ScopeStore) -> None:
+        self.store = store
+        self.directory = store.journal_dir
+
+    @property
+    def lock_path(self) -> Path:
+        return self.directory / ".lock"
+
+    @property
+    def processing_path(self) -> Path:
+        return self.directory / "processing.jsonl"
+
+    def month_path(self, month: str) -> Path:
+        return self.directory / f"{month}.jsonl"
+
+    def files(self) -> list[Path]:
+        if not self.directory.is_dir():
+            return []
+        return sorted(path for path in self.directory.iterdir() if MONTH_FILE.match(path.name))
+
+    # -- writing ----------------------------------------------------------------
+
+    def append(self, events: Sequence[Event], *, known_ids: set[str] | None = None) -> AppendResult:
+        """Redact, deduplicate and append `events`; returns what was added.
+
+        `known_ids` (all ids already in the journal) spares a bulk import from
+        re-reading the month files for every batch; it is updated in place.
+        """
+        result = AppendResult()
+        if not events:
+            return result
+        ensure_dir(self.directory)
+        with file_lock(self.lock_path):
+            by_month: dict[str, list[Event]] = {}
+            for event in events:
+                by_month.setdefault(event.month, []).append(event)
+            for month, batch in sorted(by_month.items()):
+                path = self.month_path(month)
+                present = known_ids if known_ids is not None else ids_in(path)
+                fresh: list[Event] = []
+                for event in batch:
+                    if event.event_id in present:
+                        result.duplicates += 1
+                        continue
+                    present.add(event.event_id)
+                    fresh.append(redacted(event))
+                _append_lines(path, b"".join(serialize(event) for event in fresh))
+                result.added.extend(fresh)
+        return result
+
+    def mark(self, outcomes: Iterable[tuple[str, str, str | None]]) -> None:
+        """Record processing outcomes: (eventId, "done" | "failed", error)."""
+        lines = [
+            json.dumps({"eventId": event_id, "status": status, "at": utc_now(), "error": error}) + "\n"
+            for event_id, status, error in outcomes
+        ]
+        if not lines:
+            return
+        ensure_dir(self.directory)
+        with file_lock(self.lock_path):
+            _append_lines(self.processing_path, "".join(lines).encode("utf-8"))
+
+    # -- reading ------------------------------------------------------------------
+
+    def events(self, problems: list[JournalProblem] | None = None) -> Iterator[Event]:
+        """Every readable event, oldest file first, streaming (memory stays flat)."""
+        for path in self.files():
+            yield from read_file(path, problems)
+
+    def problems(self) -> list[JournalProblem]:
+        found: list[JournalProblem] = []
+        for _ in self.events(found):
+            pass
+        return found
+
+    def known_ids(self) -> set[str]:
+        ids: set[str] = set()
+        for path in self.files():
+            ids |= ids_in(path)
+        return ids
+
+    def statuses(self) -> dict[str, tuple[str, str | None]]:
+        """The last processing outcome of each event id."""
+        found: dict[str, tuple[str, str | None]] = {}
+        if not self.processing_path.exists():
+            return found
+        with self.processing_path.open(encoding="utf-8") as handle:
+            for line in handle:
+                try:
+                    entry = json.loads(line)
+                    found[str(entry["eventId"])] = (str(entry["status"]), entry.get("error"))
+                except (ValueError, KeyError, TypeError):
+                    continue  # a torn line of the status file: the event stays pending
+        return found
+
+    def pending(self, types: Sequence[str] | None = None) -> Iterator[Event]:
+        statuses = self.statuses()
+        for event in self.events():
+            if (types is None or event.type in types) and statuses.get(event.event_id, ("", None))[0] != DONE:
+                yield event
+
+    # -- forgetting for good ---------------------------------------------------------
+
+    def scrub(self, event_ids: set[str], texts: Sequence[str]) -> int:
+        """Remove the text of these events (and any event quoting one of `texts`) for good."""
+        needles = [text for text in texts if text.strip()]
+        changed = 0
+        with file_lock(self.lock_path):
+            for path in self.files():
+                raw = path.read_bytes()
+                lines = raw.splitlines(keepends=True)
+                kept = [_scrub_line(line, event_ids, needles) for line in lines]
+                if kept != lines:
+                    changed += sum(1 for old, new in zip(lines, kept, strict=True) if old != new)
+                    atomic_write(path, b"".join(kept))
+        return changed
+
+
+def redacted(event: Event) -> Event:
+    return parse_event(redact(event.to_json()), where="<redaction>")
+
+
+def ids_in(path: Path) -> set[str]:
+    try:
+        return {match.decode("utf-8") for match in EVENT_ID_IN_LINE.findall(path.read_bytes())}
+    except FileNotFoundError:
+        return set()
+
+
+def read_file(path: Path, problems: list[JournalProblem] | None = None) -> Iterator[Event]:
+    with path.open("rb") as handle:
+        number = 0
+        for line in handle:
+            number += 1
+            if not line.strip():
+                continue
+            try:
+                yield parse_event(json.loads(line), where=f"{path}:{number}")
+            except (ValueError, RecordFormatError) as error:
+                if problems is not None:
+                    torn = not line.endswith(b"\n")
+                    problems.append(
+                        JournalProblem(str(path), number, "torn" if torn else "unreadable", str(error)[:200])
+                    )
+
+
+def _append_lines(path: Path, data: bytes) -> None:
+    if not data:
+        return
+    fd = os.open(path, os.O_RDWR | os.O_APPEND | os.O_CREAT, FILE_MODE)
+    try:
+        size = os.fstat(fd).st_size
+        if size and os.pread(fd, 1, size - 1) != b"\n":
+            data = b"\n" + data  # leave a torn line behind on its own; start afresh
+        os.write(fd, data)
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def _scrub_line(line: bytes, event_ids: set[str], needles: Sequence[str]) -> bytes:
+    match = EVENT_ID_IN_LINE.search(line)
+    text = line.decode("utf-8", errors="replace")
+    if not (match and match.group(1).decode() in event_ids) and not any(n in text for n in needles):
+        return line
+    try:
+        data = json.loads(text)
+    except ValueError:
+        return b""  # an unreadable line quoting forgotten text: drop it
+    for key in ("signal", "outcome"):
+        if data.get(key) is not None:
+            data[key] = {"forgotten": True}
+    if data.get("evidence") is not None:
+        data["evidence"] = []
+    data["context"] = {
+        key: value for key, value in data.get("context", {}).items() if key in ("commit", "branch")
+    }
+    data["context"]["forgotten"] = True
+    return (json.dumps(data, ensure_ascii=False, separators=(",", ":")) + "\n").encode("utf-8")

@@ -1,0 +1,1 @@
+"""Learning: turning signals and events into memory."""

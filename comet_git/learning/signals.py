@@ -1,0 +1,702 @@
+"""Classify a raw user statement (a "signal") as a long-term requirement or a one-off constraint.
+
+Standard library only: this module may be imported from a git-hook worker.
+
+The decision works on cue phrases in English and Chinese, grouped by strength:
+
+* ``durable``  -- an explicit statement that the rule lasts ("from now on", "standing rule", "以后", "长期");
+* ``limiter``  -- a scope limiter that ties the statement to the current work ("this time", "for this run",
+  "not yet", "这次", "先别");
+* ``lasting``  -- a generic long-term word ("always", "never", "must", "every", "总是", "必须");
+* ``pointer``  -- a weak pointer at the current work ("this", "now", "这个", "先");
+* ``mask``     -- phrases that neutralise a cue inside them ("never mind", "this project", "这次之类").
+
+Precedence: durable > limiter > lasting > (statement about the person) > pointer > general-convention form >
+one-off by default. Storing a one-off as long-term is the worst error, so every doubt resolves to one-off.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+__all__ = ["LONG_TERM", "ONE_OFF", "SignalDecision", "classify_signal"]
+
+LONG_TERM = "long-term"
+ONE_OFF = "one-off"
+
+OPERATIONS = ("edit", "test", "commit", "review", "refactor", "debug", "release", "docs", "migrate", "deploy")
+PHASES = ("plan", "build", "verify", "review", "release")
+
+
+@dataclass(frozen=True)
+class SignalDecision:
+    """What :func:`classify_signal` concluded about one statement."""
+
+    kind: str
+    reason: str
+    cues: tuple[str, ...]
+    scope: str
+    scope_reason: str
+    memory_type: str
+    memory_class: str
+    paths: tuple[str, ...]
+    operations: tuple[str, ...]
+    phases: tuple[str, ...]
+    tasks: tuple[str, ...]
+    title: str
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Cue tables
+# ---------------------------------------------------------------------------------------------------------
+
+_DURABLE = "durable"
+_LIMITER = "limiter"
+_LASTING = "lasting"
+_POINTER = "pointer"
+_MASK = "mask"
+
+_APOS = "['\u2019]"
+_CLAUSE_START = r"(?:^|(?<=[\s,，。\uff1b;：:\uff01!\uff1f?（(]))"
+_WORK_ITEMS = (
+    r"change|changes|pr|prs|pull request|mr|merge request|branch|commit|commits|query|queries|run|task|"
+    r"ticket|issue|fix|bug|feature|demo|session|patch|diff|migration|deploy|deployment|release|hotfix|"
+    r"spike|prototype|experiment|sprint|week|iteration|incident|time|once|round|attempt|draft|job|build"
+)
+_REPO_WORDS = r"project|repo|repository|codebase|code base|monorepo|team|company|organi[sz]ation|org|service"
+
+
+def _words(text: str) -> list[str]:
+    return text.split()
+
+
+def _rx(pattern: str) -> re.Pattern[str]:
+    return re.compile(pattern, re.IGNORECASE)
+
+
+# (tier, pattern)
+_CUE_TABLE: tuple[tuple[str, str], ...] = (
+    # -- masks: phrases whose words are not cues
+    (_MASK, r"\bnever\s*mind\b"),
+    (_MASK, rf"(?:\bnot|n{_APOS}t)\s+always\b"),
+    # inclusive uses of a limiter: "not even this time", "starting with this PR", "这次也一样"
+    (_MASK, r"\b(?:not )?even (?:just )?(?:this|for this|today|now|once)(?:\s+(?:time|once|one))?\b"),
+    (_MASK, r"\b(?:starting|beginning) (?:with |from )?this \w+|\bincluding this \w+|\bthis \w+ too\b"),
+    (_MASK, r"(?:这次|这回|今天)也(?:一样|是|要|照做)|从这(?:个|次)\s*\w*\s*(?:开始|起)"),
+    (_MASK, rf"\b(?:this|these|that|those|the current)\s+(?:{_REPO_WORDS})\b"),
+    (_MASK, r"\b(?:this|these|that|those)\s+(?:kinds?|types?|sorts?)\s+of\b"),
+    (_MASK, r"\b(?:like|such as)\s+(?:this|these)(?:\s+one)?\b"),
+    (_MASK, rf"\bi(?:{_APOS}m| am) an?\s+(?:bit|little|few)\b"),
+    (_MASK, r"\b(?:at all|all right|first of all|after all|or later|and later)\b"),
+    (_MASK, r"这(?:个|一)?(?:项目|仓库|代码库|团队|公司)|本(?:项目|仓库)"),
+    (_MASK, r"这(?:类|种|样的)|(?:这次|这个)之类|像这(?:次|个)这样"),
+    (_MASK, r"首先|事先|优先|预先|原先|先进|先后|祖先"),
+    # -- durable: explicit declarations that the rule lasts
+    (_DURABLE, r"\bfrom now on\b|\bfrom here on(?: out)?\b|\bgoing forward\b|\bmoving forward\b"),
+    (_DURABLE, r"\bhenceforth\b|\bfrom this point (?:on|forward)\b|\bfrom next time on\b"),
+    (_DURABLE, r"\bin (?:the )?future\b|\bfor good\b|\bpermanent(?:ly)?\b|\bstarting (?:now|today)\b"),
+    (_DURABLE, r"\b(?:for )?now and (?:always|forever)\b|\balways and forever\b"),
+    (_DURABLE, r"\bstanding (?:rule|order|requirement|instruction)\b|\blong[- ]term\b"),
+    (_DURABLE, r"\bas a (?:general |standing )?rule\b|\bthis is a rule\b"),
+    (
+        _DURABLE,
+        _CLAUSE_START + r"以后(?!再|才)|(?:我们|你们|大家|你|请)以后(?!再|才)|以后(?=都|一律|统一|全部|一直)",
+    ),
+    (_DURABLE, r"今后|往后|从现在(?:开始|起)|从今(?:以后|往后|天起|天开始)|从(?:这次|下次)(?:开始|起|以后)"),
+    (_DURABLE, r"这次以后|长期|永久"),
+    # -- limiters: tie the statement to the current work
+    (_LIMITER, rf"\b(?:this|the current|current|these|those)\s+(?:one\s+)?(?:{_WORK_ITEMS})\b"),
+    (_LIMITER, r"\b(?:these|those)\b"),
+    (_LIMITER, r"\b(?:just|only)\s+(?:for\s+)?this\b|\bonly (?:for|in|on) this\b"),
+    (_LIMITER, r"\bfor (?:this|the current)\b"),
+    (_LIMITER, r"\bthis\b(?:\s+[\w.-]+){1,3}\s+only\b|\b(?:just|only) once\b"),
+    (_LIMITER, r"\bfor now\b|\bfor the (?:time being|moment)\b|\bat the moment\b|\bright now\b"),
+    (_LIMITER, r"\btemporar(?:y|ily)\b|\bin the meantime\b|\buntil further notice\b"),
+    (_LIMITER, rf"\btoday\b(?!{_APOS}s)|\btonight\b|\btomorrow\b"),
+    (_LIMITER, r"\b(?:for|during|in) (?:the|our) demo\b"),
+    (_LIMITER, rf"(?:\bnot\b|n{_APOS}t\b|\bdont\b|\bno\b)[^.;!?]*?\byet\b"),
+    (_LIMITER, rf"\b(?:hold|hold off|wait|pause|freeze|park|don{_APOS}t|do not|dont)\b[^.;!?]*?\buntil\b"),
+    (_LIMITER, r"\buntil\s+(?:the|this|that|we|i|it|after|tomorrow|next)\b"),
+    (_LIMITER, r"\bfirst\b[^.!?]*?\b(?:later|afterwards)\b"),
+    (
+        _LIMITER,
+        rf"\b(?:we{_APOS}ll|we will|i{_APOS}ll|i will|let{_APOS}s|let us|we can|you can)\b[^.;!?]*?"
+        r"\b(?:later|afterwards|another time)\b",
+    ),
+    (_LIMITER, r"这(?:次|回|一次|一回)|本次|此次|仅此一次|只此一次"),
+    (_LIMITER, r"先不要|先别|先不|暂时|暂且|暂不|还不要|还别|别急着|目前先|现在先|今天|今晚|明天再"),
+    (_LIMITER, r"演示(?:的时候|时|前)|(?:后面|回头|之后|以后|稍后|晚点|改天|下次)再|待会|等会|先给我|等我"),
+    (
+        _LIMITER,
+        r"(?:这|那)(?:个|些)?\s*(?:改动|提交|分支|PR|MR|需求|任务|问题|bug|查询|功能|版本|迁移|修复|补丁"
+        r"|commit)"
+        r"|这些|那些|当前(?:这个)?\s*(?:改动|分支|任务|提交|PR)|就这个|只这个",
+    ),
+    # -- lasting: generic long-term words
+    (_LASTING, r"\balways\b|\bnever\b|\bwhenever\b|\beverywhere\b|\bconsistently\b|\bthroughout\b"),
+    (_LASTING, r"\bevery\b|\beach (?:time|new)\b|\bin all\b|\ball (?:new|future|our|my)\b|\bany new\b"),
+    (_LASTING, r"\bby default\b|\bdefault to\b|\bin general\b|\bas a habit\b|\brule of thumb\b"),
+    (_LASTING, rf"\bi(?:{_APOS}d)? prefer\b|\bprefer\b|\bi want (?:every|all|each)\b"),
+    (
+        _LASTING,
+        rf"\bi(?:{_APOS}m| am) an?\b|\bi work as\b|\bi use\b|\bwe use\b|\bi(?:{_APOS}m| am) used to\b",
+    ),
+    (_LASTING, rf"\bi (?:like|love|hate|dislike|usually|tend to)\b|\bi don{_APOS}t like\b"),
+    (
+        _LASTING,
+        r"\bstop (?:suggesting|recommending|proposing|adding|using|writing|putting|asking|mentioning"
+        r"|including|creating|generating|inserting|apologi[sz]ing)\b|\bno more\b",
+    ),
+    (_LASTING, rf"\bmust(?:n{_APOS}t)?\b|\b(?:don{_APOS}t|do not) ever\b|\bshould always\b"),
+    (_LASTING, rf"\b(?:don{_APOS}t|do not|never)\b[^.;!?]*?\bagain\b"),
+    (_LASTING, r"\b(?:our|the) conventions?\b|\bthe rule is\b|\bremember (?:that )?(?:i|my|we|our)\b"),
+    (_LASTING, r"总是|始终|每次|每个|每一个|每一次|一律|永远|所有|统一|一直|凡是|任何|全部"),
+    (_LASTING, r"我习惯|习惯(?:用|于|了)|必须|务必|一定要|默认|不要再|别再|不再|都要|都得|都应该|都用"),
+    (_LASTING, r"我是|我(?:不)?喜欢|我偏好|我更喜欢|我讨厌|我一般|我通常|记住|下次(?:记得|别|不要|注意|请)"),
+    # -- pointers: weak signs that the statement is about the current work
+    (
+        _POINTER,
+        r"\bthis\b|\bnow\b|\bhere and now\b|\bas is\b|\bquick and dirty\b|\brough (?:version|draft|cut)\b",
+    ),
+    (_POINTER, r"这个|现在|一下|先"),
+)
+
+_CUES: tuple[tuple[str, re.Pattern[str]], ...] = tuple((tier, _rx(pattern)) for tier, pattern in _CUE_TABLE)
+
+# A statement phrased as a general convention, used only when no cue decided.
+_CONVENTION_FORMS: tuple[re.Pattern[str], ...] = (
+    _rx(r"\b(?:in|as|use)\s+(?:upper|lower|snake|camel|kebab|pascal|title|screaming)[ _-]?case\b"),
+    _rx(r"^[\w\s./-]*?\b\w+\s+(?:over|instead of|rather than)\s+\w+"),
+    _rx(
+        r"^(?!(?:i|we|you|it|this|that|they|he|she|these|those|let|please)\b)[a-z][\w\s/.*-]*?\b"
+        r"(?:should|shall|need to|needs to|has to|have to|are to|is to be|are required to|is required to)\b"
+    ),
+    _rx(
+        r"^(?:use|avoid|keep|put|name|format|indent|write|prefix|suffix)\b[^.;]*\b(?:in|for|on)\s+(?:all\s+)?"
+        r"(?:\w+\s+)?(?:files|modules|classes|functions|methods|tests|scripts|components|services|endpoints"
+        r"|handlers|migrations|commits|branches|tables|columns)\b"
+    ),
+    _rx(r"应该|应当|需要遵守|规范|约定"),
+)
+
+
+@dataclass(frozen=True)
+class _Hit:
+    tier: str
+    text: str
+    start: int
+    end: int
+
+
+def _find_cues(text: str) -> list[_Hit]:
+    raw: list[_Hit] = []
+    for tier, rx in _CUES:
+        for m in rx.finditer(text):
+            if m.end() > m.start():
+                raw.append(_Hit(tier, m.group(0).strip(), m.start(), m.end()))
+    masks = [h for h in raw if h.tier == _MASK]
+    hits = [h for h in raw if h.tier != _MASK and not any(h.start < k.end and k.start < h.end for k in masks)]
+    # The longest cue wins: a cue inside a longer one ("for now" in "for now and always", "这次" in
+    # "这次以后") does not count on its own.
+    kept: list[_Hit] = []
+    for h in sorted(hits, key=lambda h: (-(h.end - h.start), h.start)):
+        if any(k.start <= h.start and h.end <= k.end for k in kept):
+            continue
+        kept.append(h)
+    kept.sort(key=lambda h: h.start)
+    return kept
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Person statements, scope, type and class
+# ---------------------------------------------------------------------------------------------------------
+
+_LANGS = r"chinese|english|japanese|korean|german|french|spanish|mandarin|portuguese|russian"
+_USER_FACT = _rx(
+    rf"\bi(?:{_APOS}m| am) an?\b(?!\s+(?:bit|little|few)\b)|\bi work (?:as|at|in|on)\b|\bmy (?:role|job"
+    rf"|title)\b"
+    rf"|\bi(?:{_APOS}m| am) (?:new to|familiar with|not familiar|an expert|experienced|fluent|a beginner)"
+    r"|\bi(?:'m|\u2019m| am) on (?:a )?(?:mac|macos|os x|linux|windows|ubuntu|debian|fedora|arch|wsl)\b"
+    rf"|\bassume i (?:know|understand|don{_APOS}t know)\b|\bi (?:know|understand) \w+ well\b"
+    r"|我是|我在.{1,8}(?:工作|上班)|我(?:熟悉|不熟|精通|擅长|不懂|不太懂|不太熟)|我主要(?:写|做|用)|我的(?:角色|职位|母语)"
+)
+_ANSWER_LANGUAGE = _rx(
+    rf"\b(?:answer|answers|reply|replies|respond|responses?|talk|speak|explain|communicate|chat)\b"
+    rf"[^.;!?]*?\bin (?:{_LANGS})\b"
+    r"|(?:用|使用)(?:中文|英文|英语|日语|日文|汉语|韩语)(?:来)?(?:回答|回复|交流|沟通|解释|说|聊)"
+    r"|(?:回答|回复|交流|沟通)[^。\uff1b\uff01\uff1f]*?(?:中文|英文|英语|日语|汉语)"
+)
+_TONE = _rx(
+    r"\b(?:concise|terse|verbose|wordy|formal|informal|casual|tone|bullet points|no fluff)\b"
+    r"|\b(?:keep|make) (?:your )?(?:answers|replies|responses) (?:short|brief)\b|\bshort (?:answers"
+    r"|replies)\b"
+    r"|简洁|简短|啰嗦|长篇大论|语气|口吻|直接说重点|别废话"
+)
+_PERSON_PREF = _rx(
+    rf"\bi(?:{_APOS}d)? (?:prefer|like|love|hate|dislike|use|usually|tend to)\b|\bi don{_APOS}t like\b"
+    rf"|\bi(?:{_APOS}m| am) used to\b|\bmy (?:editor|shell|setup|keyboard|preference)\b"
+    r"|我(?:习惯|喜欢|不喜欢|偏好|更喜欢|讨厌|用|一般|通常)"
+)
+_COLLAB = _rx(
+    r"\b(?:ask|tell|show|ping|notify|remind|check with|confirm with|consult)\b(?:\s+\w+){0,2}?\s+me\b"
+    r"|\bask (?:first|before)\b|\bsuggest\w*|\brecommend\w*|\b(?:pr|pull request|merge request)"
+    r" descriptions?\b"
+    r"|\bcommit messages?\b|\bexplain\w*|\bsummar\w+|\bgive me\b|\bwith me\b|\bfor me\b"
+    r"|问我|告诉我|给我|跟我|和我确认|先问|建议|推荐|PR\s*描述|提交信息|解释|总结"
+)
+_REPO_NAMED = _rx(
+    r"\b(?:this|the current) (?:project|repo|repository|codebase|code base|monorepo)\b"
+    r"|\b(?:in|for) (?:the|our) (?:repo|repository|codebase|monorepo)\b|\bour (?:repo|repository|codebase"
+    r"|project)\b"
+    r"|这个(?:项目|仓库|代码库)|本(?:项目|仓库)|该项目|项目(?:里|中|内)|仓库(?:里|中|内)"
+)
+_TEAM = _rx(rf"\bwe\b(?!{_APOS}(?:ll|d))|\bour\b|\bthe team\b|\bour team\b|我们(?!先)|团队|咱们")
+_WORKFLOW_OPS = frozenset({"commit", "review", "release", "deploy"})
+
+
+def _person_kind(text: str) -> str | None:
+    """'fact' / 'language' / 'tone' when the statement is about the person's profile, else None."""
+    if _USER_FACT.search(text):
+        return "fact"
+    if _ANSWER_LANGUAGE.search(text):
+        return "language"
+    if _TONE.search(text):
+        return "tone"
+    return None
+
+
+def _scope(text: str, paths: tuple[str, ...], person: str | None) -> tuple[str, str]:
+    m = _REPO_NAMED.search(text)
+    if m:
+        return "project", f'project: "{m.group(0)}" names this repository'
+    if paths:
+        return "project", f"project: it names a path of this repository ({', '.join(paths)})"
+    if person is not None:
+        what = {
+            "fact": "who the person is",
+            "language": "the language to answer in",
+            "tone": "the tone of answers",
+        }
+        return "global", f"global: it is about {what[person]}, which holds in every repository"
+    m = _TEAM.search(text)
+    if m:
+        return "project", f'project: "{m.group(0)}" states a team convention of this repository'
+    m = _PERSON_PREF.search(text)
+    if m:
+        return "global", f'global: "{m.group(0)}" is a preference of the person, not tied to this repository'
+    return "global", "global: it names no repository, path or team convention, so it follows the person"
+
+
+def _type_and_class(
+    text: str, scope: str, person: str | None, operations: tuple[str, ...]
+) -> tuple[str, str]:
+    if person == "fact":
+        return "core-profile", "user-fact"
+    if person is not None:
+        return "core-profile", "user-preference"
+    if scope == "project":
+        return "collaboration-policy", "project-agreement"
+    if _PERSON_PREF.search(text):
+        return "collaboration-policy", "user-preference"
+    if _COLLAB.search(text) or _WORKFLOW_OPS.intersection(operations):
+        return "collaboration-policy", "collaboration-habit"
+    return "collaboration-policy", "user-preference"
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Selectors
+# ---------------------------------------------------------------------------------------------------------
+
+_OPERATION_RULES: tuple[tuple[str, re.Pattern[str]], ...] = (
+    (
+        "edit",
+        _rx(
+            r"\bwhen (?:editing|writing code|coding)\b|\bnew code\b|\bwriting code\b|\bcode you write\b"
+            r"|写代码|改代码"
+        ),
+    ),
+    (
+        "test",
+        _rx(r"\btests?\b(?!\s+plans?)|\btesting\b|\be2e\b|测试(?!方案|计划)|单测"),
+    ),
+    (
+        "commit",
+        _rx(
+            r"\b(?:before|when|after|while|on|at|prior to)\s+(?:every\s+|each\s+|any\s+|a\s+)?commit(?:s"
+            r"|ting)?\b"
+            r"|\bcommitting\b|\bcommit messages?\b|提交(?:前|时|之前|的时候|信息|消息)|(?:每次|再)提交"
+            r"|commit\s*(?:前|时)"
+        ),
+    ),
+    ("review", _rx(r"\breview(?:s|ing|ed|er|ers)?\b|评审|审查|代码审核")),
+    ("refactor", _rx(r"\brefactor\w*|重构")),
+    ("debug", _rx(r"\bdebug\w*|调试|排查")),
+    ("release", _rx(r"\breleas(?:e|es|ing)\b|发版|发布")),
+    ("docs", _rx(r"\bdocs\b(?!/)|\bdocumentation\b|\bdocstrings?\b|\breadme\b|文档")),
+    ("migrate", _rx(r"\bmigrat(?:e|es|ed|ing|ion|ions)\b|迁移")),
+    ("deploy", _rx(r"\bdeploy(?:s|ing|ed|ment|ments)?\b|部署|上线")),
+)
+
+_PHASE_RULES: tuple[tuple[str, re.Pattern[str]], ...] = (
+    (
+        "plan",
+        _rx(
+            r"\b(?:while|when|during)\s+(?:the\s+)?planning\b|\bplan(?:ning)? (?:phase|stage)\b|规划|计划阶段"
+        ),
+    ),
+    ("build", _rx(r"\b(?:build|implementation) (?:phase|stage)\b|\bwhile implementing\b|实现阶段|开发阶段")),
+    (
+        "verify",
+        _rx(r"\b(?:while|when|during)\s+verif(?:ying|ication)\b|\bverification (?:phase|stage)\b|验证阶段"),
+    ),
+    ("review", _rx(r"\breview (?:phase|stage)\b|评审阶段")),
+    ("release", _rx(r"\brelease (?:phase|stage)\b|发布阶段")),
+)
+
+_SLASH_WORDS = frozenset(
+    {
+        "and/or", "either/or", "on/off", "yes/no", "input/output", "read/write", "client/server", "i/o",
+        "n/a", "w/o", "pros/cons", "true/false", "he/she", "his/her", "tcp/ip", "ci/cd", "and/", "or/",
+    }
+)  # fmt: skip
+_PATH_TOKEN = re.compile(r"(?<![\w:/.@-])(?:\./)?[A-Za-z0-9_.*-]+(?:/[A-Za-z0-9_.*-]*)+")
+_TOP_DIRS = frozenset(
+    _words(
+        "src lib libs app apps test tests spec docs doc scripts packages services cmd internal pkg api web"
+        " config"
+        " configs tools bin infra deploy migrations db frontend backend server client"
+    )
+)
+_PATH_BEFORE = re.compile(
+    r"(?:\b(?:in|under|inside|within|into|to|from|below|beneath)\s+(?:the\s+)?|[在把到])\s*$", re.I
+)
+_PATH_AFTER = re.compile(r"\s*(?:下|里|中|内|目录|文件夹|(?:folder|directory|dir|tree)\b)", re.I)
+_STAR_GLOB = re.compile(r"(?<![\w/*])\*+(?:\*/)?[\w-]*\.[A-Za-z0-9]+\b")
+_EXT_FILES = re.compile(r"(?<![\w/*])\.([A-Za-z0-9]+)\s*(?:files?\b|文件)", re.IGNORECASE)
+_FILE_EXTS = (
+    "py|pyi|js|mjs|cjs|ts|tsx|jsx|json|toml|yaml|yml|md|rst|sql|sh|bash|go|rs|java|kt|rb|php|cfg|ini|lock"
+    "|css|scss|html|vue|tf|proto|gradle|xml|csv"
+)
+_FILE_NAME = re.compile(rf"(?<![\w/.*-])[A-Za-z0-9_][\w-]*(?:\.[\w-]+)*\.(?:{_FILE_EXTS})\b")
+_KNOWN_FILES = (
+    "Dockerfile", "Containerfile", "Makefile", "Jenkinsfile", "Vagrantfile", "Gemfile", "Procfile",
+    "Rakefile", "Justfile", "CODEOWNERS",
+)  # fmt: skip
+_KNOWN_FILE_RX = re.compile(r"\b(" + "|".join(_KNOWN_FILES) + r")s?\b", re.IGNORECASE)
+_DOTFILES = re.compile(
+    r"(?<![\w/.*])\.(?:gitignore|gitattributes|editorconfig|npmrc|nvmrc|dockerignore"
+    r"|env)\b(?!\s*(?:files?\b|文件))"
+)
+
+
+def _extract_paths(text: str) -> tuple[str, ...]:
+    found: list[tuple[int, str]] = []
+    taken: list[tuple[int, int]] = []
+
+    def add(start: int, end: int, glob: str) -> None:
+        if any(start < e and s < end for s, e in taken):
+            return
+        taken.append((start, end))
+        found.append((start, glob))
+
+    for m in _PATH_TOKEN.finditer(text):
+        token = m.group(0).rstrip(".,;:")
+        if token.lower() in _SLASH_WORDS or token.startswith("/") or "//" in token:
+            continue
+        parts = [p for p in token.removeprefix("./").split("/") if p]
+        if not parts or not any(c.isalpha() for c in token):
+            continue
+        has_file = "*" in parts[-1] or re.search(r"\.[A-Za-z0-9]+$", parts[-1]) is not None
+        before = text[max(0, m.start() - 12) : m.start()]
+        after = text[m.start() + len(token) : m.start() + len(token) + 12]
+        # a slash alone ("red/green", "dev/prod") is not a path: ask for a sign that it is one
+        looks_like_path = (
+            has_file
+            or token.endswith("/")
+            or len(parts) >= 3
+            or parts[0].lower() in _TOP_DIRS
+            or _PATH_BEFORE.search(before) is not None
+            or _PATH_AFTER.match(after) is not None
+        )
+        if not looks_like_path:
+            continue
+        glob = "/".join(parts) if has_file else "/".join(parts) + "/**"
+        add(m.start(), m.start() + len(token), glob)
+    for m in _STAR_GLOB.finditer(text):
+        add(m.start(), m.end(), m.group(0))
+    for m in _EXT_FILES.finditer(text):
+        add(m.start(), m.end(), "*." + m.group(1).lower())
+    for m in _FILE_NAME.finditer(text):
+        name = m.group(0)
+        stem, _, ext = name.rpartition(".")
+        if ext.lower() in {"js", "ts"} and stem[:1].isupper():
+            continue  # Node.js, Next.js: a framework, not a file
+        add(m.start(), m.end(), name)
+    for m in _KNOWN_FILE_RX.finditer(text):
+        canonical = next(f for f in _KNOWN_FILES if f.lower() == m.group(1).lower())
+        add(m.start(), m.end(), canonical)
+    for m in _DOTFILES.finditer(text):
+        add(m.start(), m.end(), m.group(0))
+    found.sort()
+    return _unique(g for _, g in found)
+
+
+def _unique(items: Iterable[str]) -> tuple[str, ...]:
+    seen: dict[str, None] = {}
+    for item in items:
+        seen.setdefault(item, None)
+    return tuple(seen)
+
+
+def _extract_operations(text: str) -> tuple[str, ...]:
+    prose = _PATH_TOKEN.sub(" ", text)  # "tests/fixtures" is a path, not the test operation
+    return tuple(op for op, rx in _OPERATION_RULES if rx.search(prose))
+
+
+def _extract_phases(text: str) -> tuple[str, ...]:
+    return tuple(ph for ph, rx in _PHASE_RULES if rx.search(text))
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Task keywords
+# ---------------------------------------------------------------------------------------------------------
+
+_EN_STOPWORDS = frozenset(
+    _words(
+        """
+    a an the and or but nor so yet for to of in on at by with from into onto over under about as than then
+    that this these those there here it its it's is are was were be been being am do does did done doing
+    have has had having will would shall should can could may might must need needs let lets let's
+    i i'm i'd i've me my mine we we'll we're our ours us you you're your yours he she they them their
+    what which who whom whose when where why how all any each every some no not don't doesn't didn't
+    won't isn't aren't can't never always ever again only just also too very really quite more most less
+    much many few one ones first later now today tonight tomorrow time times once still even please
+    from going forward rule rules standing long term long-term default prefer preferred want wants like
+    use using used make makes making put keep keeps give gives get gets got take run runs running
+    stop stopping suggest suggesting suggestions start fine okay ok sure thing things way ways well
+    instead rather than other else same new own per via etc whenever everywhere everything anything
+    something nothing need sure bother skip skipping hold until unless while before after during since
+    because though although if else whether either neither both yes
+    write writes writing wrote add adds adding include includes including touch touches leave open
+    look looks assume know knows allow allowed okay mind bother another against out into onto off
+    set sets put puts let's that's it's there's what's don't doesn't isn't aren't won't can't shouldn't
+    requirement requirements src lib repo repository project codebase project's respond thing stuff able
+    """
+    )
+)
+_ZH_STOP_TERMS = (
+    "从现在开始 演示的时候 这是长期要求 长期要求 这一次 这一回 先不要 不要再 一定要 我习惯 我们 你们 咱们"
+    " 以后 今后"
+    " 所有 每个 每次 一律 统一 永远 总是 始终 一直 必须 务必 长期 要求 这次 这回 本次 先别 先不 暂时 今天"
+    " 明天"
+    " 这个 那个 这些 那些 当前 演示 时候 之前 之后 后面 回头 直接 尽量 就行 可以 不用 不要 一下 给我 问我"
+    " 告诉我"
+    " 建议 允许 打开 关掉 删掉 加上 写进 主要 习惯 喜欢 不喜欢 偏好 默认 凡是 任何 全部 都要 都得 应该 需要"
+    " 项目 仓库 之类 一遍 再说"
+    " 的 了 在 把 给 用 都 也 就 和 与 或 及 请 将 被 是 吗 呢 吧 啊 们 我 你 他 她 它 再 先 别 不 要 里 上"
+    " 下 时"
+    " 写 加 跑 做 来 按 去 让 对 从 到 为 于 查 开 改 一 个 这 那 有 没 还 得 着 过 等 前 后 完 看 列"
+)
+_ZH_PROTECTED = (
+    "用户 重要 存在 优先 不同 不变 上下文 下载 上传 时间 时区 是否 下游 上游 上线 下线 开发 开关 发布 对象"
+    " 对比"
+    " 过期 等待 到期 一致 有效 没有 还原 为空 来源 加密 加载 解析 改动 改名 前端 后端 后台 前缀 后缀 前置"
+    " 看板 完整 完成 列表 队列"
+)
+_CJK_RUN = re.compile(r"[\u4e00-\u9fff]+")
+_ASCII_WORD = re.compile(r"[A-Za-z][A-Za-z0-9+#]*(?:['\u2019_-][A-Za-z0-9]+)*|\d{3,}")
+_CJK = re.compile(r"[\u4e00-\u9fff]")
+
+
+def _split_cjk(run: str) -> list[str]:
+    """Cut a run of Han characters longer than four into four-character pieces (a crude but stable split)."""
+    return [run[i : i + 4] for i in range(0, len(run), 4)]
+
+
+def _zh_terms(text: str) -> list[tuple[int, str]]:
+    out: list[tuple[int, str]] = []
+    for m in _CJK_RUN.finditer(text):
+        run = m.group(0)
+        # protect content words that contain a function character, then cut at stop terms
+        marked = run
+        for i, word in enumerate(_words(_ZH_PROTECTED)):
+            marked = marked.replace(word, f"\x00{i}\x01")
+        for stop in sorted(_words(_ZH_STOP_TERMS), key=len, reverse=True):
+            marked = marked.replace(stop, "|")
+        for i, word in enumerate(_words(_ZH_PROTECTED)):
+            marked = marked.replace(f"\x00{i}\x01", word)
+        offset = m.start()
+        for piece in marked.split("|"):
+            if len(piece) >= 2:
+                for chunk in _split_cjk(piece):
+                    if len(chunk) >= 2:
+                        out.append((offset + run.find(chunk), chunk))
+    return out
+
+
+def _extract_tasks(text: str, cues: tuple[str, ...]) -> tuple[str, ...]:
+    short_cues = (cue for cue in cues if len(cue.split()) <= 3)
+    cue_words = {w.lower() for cue in short_cues for w in re.findall(r"[A-Za-z'\u2019]+", cue)}
+    candidates: list[tuple[int, int, str]] = []  # (priority, position, word)
+    chinese = bool(_CJK.search(text))
+    first_word = True
+    for m in _ASCII_WORD.finditer(text):
+        word = m.group(0)
+        low = word.lower().replace("\u2019", "'")
+        is_first = first_word
+        first_word = False
+        if low in _EN_STOPWORDS or low in cue_words:
+            continue
+        acronym = word.isupper() and word.isalpha() and len(word) >= 2
+        if len(word) < 3 and not acronym:
+            continue
+        technical = (any(c.isupper() for c in word) and not is_first) or any(c.isdigit() for c in word)
+        candidates.append((0 if technical else 1, m.start(), word if chinese else low))
+    if chinese:
+        candidates.extend((1, pos, term) for pos, term in _zh_terms(text))
+    best = sorted(candidates, key=lambda c: (c[0], c[1]))
+    picked: list[tuple[int, str]] = []
+    seen: set[str] = set()
+    for _, pos, word in best:
+        if word.lower() in seen:
+            continue
+        seen.add(word.lower())
+        picked.append((pos, word))
+        if len(picked) == 4:
+            break
+    picked.sort()
+    return tuple(w for _, w in picked)
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Title
+# ---------------------------------------------------------------------------------------------------------
+
+_LEADING_CUE = _rx(
+    r"^(?:(?:from now on|going forward|moving forward|from here on(?: out)?|henceforth|in (?:the )?future"
+    r"|(?:for )?now and (?:always|forever)|by default|as a (?:general )?rule|never mind"
+    r"|this is a (?:long-term|standing) (?:requirement|rule)|(?:just |only )?for this \w+|(?:just|only)"
+    r" this \w+"
+    r"|for now|this time|today only|always|please|just|also"
+    r"|以后|今后|从现在开始|从现在起|从今以后|总是|请|这次|这回|今天先|今天)\b[\s,，:：;\uff1b]*)+"
+)
+_SENTENCE_END = re.compile(r"[.;!?](?=\s|$)|[。\uff1b\uff01\uff1f]")
+_CLAUSE_SEP = re.compile(r"\s*([,:]|[，：])\s*")
+_SUBORDINATE = _rx(
+    r"^(?:when|whenever|if|before|after|while|in|for|under|on|during|once|unless|until|as|since)\b|^(?:在"
+    r"|当|如果)"
+)
+
+
+def _short_clause(clause: str) -> bool:
+    if _CJK.search(clause):
+        return len(clause) < 3
+    return len(clause.split()) < 2
+
+
+def _make_title(text: str) -> str:
+    body = text.strip()
+    end = _SENTENCE_END.search(body)
+    sentence = body[: end.start()] if end and end.start() > 0 else body
+    stripped = _LEADING_CUE.sub("", sentence.strip()).strip()
+    sentence = stripped or sentence.strip()
+    sep = _CLAUSE_SEP.search(sentence)
+    if sep is not None and sep.start() > 0:
+        first = sentence[: sep.start()]
+        if _SUBORDINATE.match(first) or _short_clause(first):
+            rest = sentence[sep.end() :]
+            nxt = _CLAUSE_SEP.search(rest)
+            first = (
+                first
+                + sep.group(1)
+                + ("" if _CJK.search(sep.group(1)) else " ")
+                + (rest[: nxt.start()] if nxt else rest)
+            )
+        sentence = first
+    title = sentence.strip()
+    if title and re.match(r"[a-z]+(?:\s|$)", title):
+        title = title[0].upper() + title[1:]
+    if len(title) > 80:
+        cut = title[:79]
+        space = cut.rfind(" ")
+        title = (cut[:space] if space > 40 else cut).rstrip(" ,;:") + "\u2026"
+    return title or text.strip()[:80]
+
+
+# ---------------------------------------------------------------------------------------------------------
+# The decision
+# ---------------------------------------------------------------------------------------------------------
+
+
+def _quote(hits: list[_Hit]) -> str:
+    return ", ".join(f'"{h.text}"' for h in hits)
+
+
+def _decide(text: str, hits: list[_Hit], person: str | None) -> tuple[str, str]:
+    by_tier: dict[str, list[_Hit]] = {}
+    for h in hits:
+        by_tier.setdefault(h.tier, []).append(h)
+    durable = by_tier.get(_DURABLE, [])
+    limiter = by_tier.get(_LIMITER, [])
+    lasting = by_tier.get(_LASTING, [])
+    pointer = by_tier.get(_POINTER, [])
+
+    if durable:
+        reason = f"long-term: {_quote(durable)} declares a lasting rule"
+        if limiter:
+            reason += f", which outweighs the limiter {_quote(limiter)}"
+        return LONG_TERM, reason
+    if limiter:
+        reason = f"one-off: {_quote(limiter)} limits it to the current task"
+        if lasting:
+            reason += f", which outweighs the general word {_quote(lasting)}"
+        return ONE_OFF, reason
+    if lasting:
+        return LONG_TERM, f"long-term: {_quote(lasting)} states a lasting rule"
+    if person is not None:
+        what = {
+            "fact": "a fact about the person",
+            "language": "the language to answer in",
+            "tone": "answer tone",
+        }
+        return LONG_TERM, f"long-term: no time limit and it states {what[person]}, which holds until changed"
+    if pointer:
+        return ONE_OFF, (
+            f"one-off: {_quote(pointer)} points at the current work and there is no long-term cue; "
+            "treated as one-off to be safe"
+        )
+    if any(rx.search(text.strip()) for rx in _CONVENTION_FORMS):
+        return (
+            LONG_TERM,
+            "long-term: no cue, but it is phrased as a general convention, not an action on this work",
+        )
+    return ONE_OFF, "one-off: no long-term cue; treated as one-off to be safe"
+
+
+def classify_signal(text: str) -> SignalDecision:
+    """Decide whether ``text`` is a long-term requirement or a one-off, and derive its record fields."""
+    clean = " ".join(text.split())
+    hits = _find_cues(clean)
+    person = _person_kind(clean)
+    kind, reason = _decide(clean, hits, person)
+    cues = _unique(h.text for h in hits if h.tier != _POINTER or kind == ONE_OFF)
+    paths = _extract_paths(clean)
+    operations = _extract_operations(clean)
+    scope, scope_reason = _scope(clean, paths, person)
+    memory_type, memory_class = _type_and_class(clean, scope, person, operations)
+    return SignalDecision(
+        kind=kind,
+        reason=reason,
+        cues=cues,
+        scope=scope,
+        scope_reason=scope_reason,
+        memory_type=memory_type,
+        memory_class=memory_class,
+        paths=paths,
+        operations=operations,
+        phases=_extract_phases(clean),
+        tasks=_extract_tasks(clean, cues),
+        title=_make_title(clean),
+    )

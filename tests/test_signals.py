@@ -1,0 +1,283 @@
+"""Signal capture: long-term vs one-off, scope, type, class and selectors (comet_git.learning.signals)."""
+
+from __future__ import annotations
+
+import ast
+import dataclasses
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from comet_git.learning import signals
+from comet_git.learning.signals import LONG_TERM, ONE_OFF, SignalDecision, classify_signal
+
+DEV_SET = Path("/work/shared/eval/signals-dev.jsonl")
+EXTRA_SET = Path(__file__).parent / "data" / "signals-extra.jsonl"
+LABELS = (LONG_TERM, ONE_OFF)
+
+
+def load_cases(path: Path) -> list[dict[str, str]]:
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+
+
+def evaluate(path: Path) -> dict[str, Any]:
+    """Accuracy and the 2x2 confusion matrix (true label x decided kind) of classify_signal on a JSONL set."""
+    cases = load_cases(path)
+    confusion = {truth: dict.fromkeys(LABELS, 0) for truth in LABELS}
+    errors: list[dict[str, str]] = []
+    for case in cases:
+        decision = classify_signal(case["text"])
+        confusion[case["label"]][decision.kind] += 1
+        if decision.kind != case["label"]:
+            errors.append({"text": case["text"], "label": case["label"], "reason": decision.reason})
+    correct = sum(confusion[label][label] for label in LABELS)
+    return {
+        "n": len(cases),
+        "accuracy": correct / len(cases) if cases else 0.0,
+        "confusion": confusion,
+        "one_off_stored": confusion[ONE_OFF][LONG_TERM],  # the worst error: a one-off kept as memory
+        "errors": errors,
+    }
+
+
+def report(name: str, result: dict[str, Any]) -> str:
+    c = result["confusion"]
+    lines = [
+        f"{name}: n={result['n']} accuracy={result['accuracy']:.3f}"
+        f" one-off stored={result['one_off_stored']}",
+        "  true \\ decided   long-term  one-off",
+        f"  long-term        {c[LONG_TERM][LONG_TERM]:9d}  {c[LONG_TERM][ONE_OFF]:7d}",
+        f"  one-off          {c[ONE_OFF][LONG_TERM]:9d}  {c[ONE_OFF][ONE_OFF]:7d}",
+    ]
+    lines += [f"  miss: {e['label']}: {e['text']} ({e['reason']})" for e in result["errors"]]
+    return "\n".join(lines)
+
+
+# -- the two labelled sets -------------------------------------------------------------------------------
+
+
+@pytest.mark.skipif(not DEV_SET.exists(), reason="shared eval data not present")
+def test_dev_set_accuracy_and_no_one_off_stored() -> None:
+    result = evaluate(DEV_SET)
+    print("\n" + report("signals-dev", result))
+    assert result["n"] == 40
+    assert result["one_off_stored"] == 0, result["errors"]
+    assert result["accuracy"] >= 0.95, result["errors"]
+
+
+def test_extra_set_accuracy_and_no_one_off_stored() -> None:
+    cases = load_cases(EXTRA_SET)
+    assert len(cases) >= 40
+    assert {c["lang"] for c in cases} == {"en", "zh"}
+    assert {c["label"] for c in cases} == set(LABELS)
+    result = evaluate(EXTRA_SET)
+    print("\n" + report("signals-extra", result))
+    assert result["one_off_stored"] == 0, result["errors"]
+    assert result["accuracy"] >= 0.9, result["errors"]
+
+
+# -- long-term vs one-off: conflicts and defaults --------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "kind"),
+    [
+        ("Never mind, skip it this time.", ONE_OFF),  # "never mind" is not "never"
+        ("Always fine to skip lint this once.", ONE_OFF),  # limiter beats a generic "always"
+        ("Never push to main this time.", ONE_OFF),
+        ("For now and always, answer in Chinese.", LONG_TERM),  # "for now and always" is durable
+        ("Background jobs must be idempotent, that's a standing rule.", LONG_TERM),
+        ("Going forward, squash merges; a merge commit is fine this time.", LONG_TERM),
+        ("Never commit to main, not even this time.", LONG_TERM),  # inclusive "even this time"
+        ("Starting with this PR, always add a migration note.", LONG_TERM),
+        ("Don't always ask me before refactoring.", ONE_OFF),  # negated "always" is no cue
+        ("Keep this change out of the changelog.", ONE_OFF),  # no cue, points at "this change"
+        ("Use the staging database for this one query only.", ONE_OFF),
+        ("Merge the branch now.", ONE_OFF),
+        ("SQL keywords in upper case.", LONG_TERM),  # no cue, but a convention by form
+        ("这次以后都先跑单元测试再提交。", LONG_TERM),
+        ("以后再说吧。", ONE_OFF),  # "以后再" = later, not "from now on"
+        ("事故处理完之前先别部署。", ONE_OFF),
+        ("缓存的 key 统一加上版本前缀。", LONG_TERM),
+        ("永远别在这次之类的小改动里跳过测试。", LONG_TERM),  # "这次之类" generalises
+        ("Reply in Chinese.", LONG_TERM),  # a statement about the person, no limiter
+    ],
+)
+def test_kind(text: str, kind: str) -> None:
+    decision = classify_signal(text)
+    assert decision.kind == kind, decision.reason
+
+
+def test_no_cue_is_one_off_to_be_safe() -> None:
+    decision = classify_signal("Fix the typo in the README.")
+    assert decision.kind == ONE_OFF
+    assert "no long-term cue" in decision.reason and "to be safe" in decision.reason
+    assert decision.cues == ()
+
+
+def test_reason_names_the_deciding_cues() -> None:
+    decision = classify_signal("Don't bother rebasing this time, a merge commit is fine.")
+    assert decision.reason.startswith("one-off:")
+    assert '"this time"' in decision.reason
+    assert "this time" in decision.cues
+    conflict = classify_signal("Never push to main this time.")
+    assert '"this time"' in conflict.reason and '"Never"' in conflict.reason
+    assert conflict.cues == ("Never", "this time")  # as written, in text order
+    durable = classify_signal("后台任务必须幂等，这是长期要求。")
+    assert durable.kind == LONG_TERM and '"长期"' in durable.reason
+
+
+# -- scope, memory type and class ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "scope", "memory_type", "memory_class"),
+    [
+        ("Reply in Chinese.", "global", "core-profile", "user-preference"),
+        ("I'm a data engineer.", "global", "core-profile", "user-fact"),
+        ("我是后端工程师，主要写 Go。", "global", "core-profile", "user-fact"),
+        ("以后回答都用中文。", "global", "core-profile", "user-preference"),
+        ("Keep answers short; I prefer bullet points.", "global", "core-profile", "user-preference"),
+        ("I use Vim, so give me Vim keybindings.", "global", "collaboration-policy", "user-preference"),
+        ("Always run ruff before committing.", "global", "collaboration-policy", "collaboration-habit"),
+        ("I want every PR description to include a test plan.", "global", "collaboration-policy",
+         "collaboration-habit"),
+        ("以后所有日期都用 ISO 8601 格式。", "global", "collaboration-policy", "user-preference"),
+        ("Tests under src/api must use the recorded fixtures.", "project", "collaboration-policy",
+         "project-agreement"),
+        ("In this repo, never edit generated code by hand.", "project", "collaboration-policy",
+         "project-agreement"),
+        ("Please stop suggesting Redux; we use Zustand everywhere.", "project", "collaboration-policy",
+         "project-agreement"),
+        ("这个项目里所有接口都要写 OpenAPI 文档。", "project", "collaboration-policy", "project-agreement"),
+    ],
+)  # fmt: skip
+def test_scope_type_class(text: str, scope: str, memory_type: str, memory_class: str) -> None:
+    d = classify_signal(text)
+    assert d.kind == LONG_TERM
+    assert (d.scope, d.memory_type, d.memory_class) == (scope, memory_type, memory_class), d.scope_reason
+    assert d.scope_reason.startswith(scope + ":")
+
+
+# -- selectors -------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "paths"),
+    [
+        ("Tests under src/api must use the recorded fixtures.", ("src/api/**",)),
+        ("Always validate tokens in src/auth.", ("src/auth/**",)),
+        ("Always keep new pages under docs/.", ("docs/**",)),
+        ("Dockerfiles should always pin the base image by digest.", ("Dockerfile",)),
+        ("Going forward, put SQL in .sql files rather than inline strings.", ("*.sql",)),
+        ("Always format *.tf files with terraform fmt.", ("*.tf",)),
+        ("src/billing 下的金额一律用 Decimal。", ("src/billing/**",)),
+        ("Always keep config/app.yaml sorted.", ("config/app.yaml",)),
+        ("Always add tests for new code.", ()),  # "tests" is an operation, not a path
+        ("Never use red/green charts, I'm colorblind.", ()),  # a slash alone is no path
+        ("Node.js services must log JSON.", ()),
+        ("Read the docs at https://example.invalid/a/b first.", ()),
+    ],
+)
+def test_paths(text: str, paths: tuple[str, ...]) -> None:
+    assert classify_signal(text).paths == paths
+
+
+@pytest.mark.parametrize(
+    ("text", "operations"),
+    [
+        ("Always run ruff before committing.", ("commit",)),
+        ("提交前必须跑 ruff 和 mypy。", ("commit",)),
+        ("In code review, always check the tests first.", ("test", "review")),
+        ("When writing tests, always use the recorded fixtures.", ("test",)),
+        ("测试里一律用假时钟。", ("test",)),
+        ("Never run database migrations against production.", ("migrate",)),
+        ("部署前必须通知我。", ("deploy",)),
+        ("Always bump the version when releasing.", ("release",)),
+        ("Always refactor in small steps.", ("refactor",)),
+        ("When debugging, always print the request id.", ("debug",)),
+        ("Documentation must be in English.", ("docs",)),
+        ("I want every PR description to include a test plan.", ()),  # a test plan is no test
+        ("Keep fixtures in tests/fixtures, always.", ()),  # a path, not the test operation
+        ("Don't bother rebasing this time, a merge commit is fine.", ()),
+    ],
+)
+def test_operations(text: str, operations: tuple[str, ...]) -> None:
+    assert classify_signal(text).operations == operations
+
+
+def test_phases_only_when_explicit() -> None:
+    assert classify_signal("While planning, always list the risks first.").phases == ("plan",)
+    assert classify_signal("During verification, always run the full suite.").phases == ("verify",)
+    assert classify_signal("Always run the full suite.").phases == ()
+
+
+def test_tasks_and_title() -> None:
+    d = classify_signal("Always use ISO 8601 dates in logs and APIs.")
+    assert d.title == "Use ISO 8601 dates in logs and APIs"
+    assert "iso" in d.tasks and "8601" in d.tasks
+    assert all(t == t.lower() for t in d.tasks)
+    assert not {"always", "use"} & set(d.tasks)
+
+    zh = classify_signal("我们前端一直用 Tailwind，不要再建议写 CSS 文件。")
+    assert zh.title == "我们前端一直用 Tailwind"
+    assert "Tailwind" in zh.tasks and "前端" in zh.tasks
+
+    assert classify_signal("From now on, write commit messages in the imperative mood.").title == (
+        "Write commit messages in the imperative mood"
+    )
+    assert classify_signal("以后 Dockerfile 都用多阶段构建。").title == "Dockerfile 都用多阶段构建"
+    assert classify_signal("I'm a data engineer, so assume I know SQL well.").title == "I'm a data engineer"
+    # "Never" is kept: stripping it would invert the rule
+    assert classify_signal("Never run migrations from a laptop.").title.startswith("Never")
+    long_text = "Always " + "keep the generated client in sync with the schema " * 4
+    assert len(classify_signal(long_text).title) <= 80
+
+
+# -- invariants over every labelled statement ------------------------------------------------------------
+
+
+def _all_texts() -> list[str]:
+    texts = [c["text"] for c in load_cases(EXTRA_SET)]
+    if DEV_SET.exists():
+        texts += [c["text"] for c in load_cases(DEV_SET)]
+    return texts
+
+
+def test_invariants() -> None:
+    for text in _all_texts():
+        d = classify_signal(text)
+        assert isinstance(d, SignalDecision)
+        assert d.kind in LABELS and d.reason.startswith(d.kind + ":"), text
+        assert d.scope in {"global", "project"} and d.scope_reason
+        assert d.memory_type in {"core-profile", "collaboration-policy"}
+        assert d.memory_class in {"user-fact", "user-preference", "collaboration-habit", "project-agreement"}
+        assert set(d.operations) <= set(signals.OPERATIONS)
+        assert set(d.phases) <= set(signals.PHASES)
+        assert len(d.tasks) <= 4 and len(set(d.tasks)) == len(d.tasks)
+        assert 0 < len(d.title) <= 80
+        assert all(cue in " ".join(text.split()) for cue in d.cues), (text, d.cues)
+        project_rule = d.scope == "project" and d.memory_type != "core-profile"
+        assert (d.memory_class == "project-agreement") == project_rule
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        d.kind = LONG_TERM  # type: ignore[misc]
+
+
+def test_deterministic_and_whitespace_insensitive() -> None:
+    a = classify_signal("Always  run ruff\nbefore committing.")
+    b = classify_signal("Always run ruff before committing.")
+    assert a == b
+
+
+def test_standard_library_only() -> None:
+    tree = ast.parse(Path(signals.__file__).read_text(encoding="utf-8"))
+    modules: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            modules.update(alias.name.split(".")[0] for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            modules.add(node.module.split(".")[0])
+    assert modules <= set(sys.stdlib_module_names) | {"__future__"}, modules
