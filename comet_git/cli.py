@@ -67,15 +67,17 @@ def cli() -> None:
 
 @cli.command()
 @path_argument
+@click.option("--no-hooks", is_flag=True, help="Do not install the git hooks.")
+@click.option("--use-hooks-path", is_flag=True, help="core.hooksPath is set: install the hooks there.")
 @json_option
-def init(path: Path, as_json: bool) -> None:
-    """Resolve the project identity and create its memory store (idempotent).
+def init(path: Path, no_hooks: bool, use_hooks_path: bool, as_json: bool) -> None:
+    """Resolve the project identity, create its memory store and install the git hooks (idempotent).
 
     Example: comet init ~/src/app
     """
     from comet_git.commands import project
 
-    run(as_json, lambda: project.init(path))
+    run(as_json, lambda: project.init(path, hooks=not no_hooks, use_hooks_path=use_hooks_path))
 
 
 @cli.group()
@@ -108,6 +110,66 @@ def project_adopt(key: str, path: Path, as_json: bool) -> None:
     from comet_git.commands import project as commands
 
     run(as_json, lambda: commands.adopt(path, key))
+
+
+# -- git hooks ----------------------------------------------------------------------
+
+
+@cli.group()
+def hooks() -> None:
+    """Git hooks that journal commits, checkouts, merges and rewrites (in every worktree)."""
+
+
+def hooks_path_option(function: F) -> F:
+    return click.option(
+        "--use-hooks-path",
+        is_flag=True,
+        help="core.hooksPath is set: install into (or look at) that directory, explicitly.",
+    )(function)
+
+
+@hooks.command("install")
+@path_argument
+@hooks_path_option
+@json_option
+def hooks_install(path: Path, use_hooks_path: bool, as_json: bool) -> None:
+    """Install the post-commit, post-checkout, post-merge and post-rewrite hooks.
+
+    A hook that is already there is kept and chained (its exit code too); uninstall
+    puts it back. The hooks never slow, fail or block git; COMET_DISABLE=1 turns them off.
+    Example: comet hooks install
+    """
+    from comet_git.commands import hooks as commands
+
+    run(as_json, lambda: commands.install(path, use_hooks_path))
+
+
+@hooks.command("uninstall")
+@path_argument
+@hooks_path_option
+@json_option
+def hooks_uninstall(path: Path, use_hooks_path: bool, as_json: bool) -> None:
+    """Remove comet's hooks and restore the hooks that were there before.
+
+    Example: comet hooks uninstall
+    """
+    from comet_git.commands import hooks as commands
+
+    run(as_json, lambda: commands.uninstall(path, use_hooks_path))
+
+
+@hooks.command("status")
+@path_argument
+@hooks_path_option
+@json_option
+def hooks_status(path: Path, use_hooks_path: bool, as_json: bool) -> None:
+    """Show which hooks are installed, chained or foreign, and where git looks for them.
+
+    Example: comet hooks status --json
+    """
+    from comet_git.commands import hooks as commands
+
+    run(as_json, lambda: commands.status(path, use_hooks_path))
 
 
 # -- memory -----------------------------------------------------------------------
@@ -405,7 +467,7 @@ def journal_replay(path: Path, as_json: bool) -> None:
 def journal_flush(path: Path, timeout: float, as_json: bool) -> None:
     """Wait until the git-hook workers already started have written their events.
 
-    Example: git commit -m "..." && comet journal flush
+    Example: comet journal flush --timeout 10
     """
     from comet_git.commands import journal
 

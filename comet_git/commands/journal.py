@@ -10,7 +10,7 @@ from typing import Any
 from comet_git.commands import Output
 from comet_git.errors import CometError, NotARepositoryError
 from comet_git.journal.events import EVENT_TYPES
-from comet_git.journal.log import DONE, Journal, JournalProblem
+from comet_git.journal.log import Journal, JournalProblem
 from comet_git.learning.capture import capture_signal
 from comet_git.learning.replay import replay as run_replay
 from comet_git.workspace import Workspace
@@ -153,11 +153,3 @@ def signal(ws: Workspace, text: str, scope: str | None, episode: str | None) -> 
     else:
         text_out = f"one-off: a constraint for this task only, not stored\n  why: {data['reason']}\n"
     return Output(data, text_out)
-
-
-def pending_count(ws: Workspace) -> int:
-    total = 0
-    for _, journal in _journals(ws):
-        statuses = journal.statuses()
-        total += sum(1 for event in journal.events() if statuses.get(event.event_id, ("", None))[0] != DONE)
-    return total

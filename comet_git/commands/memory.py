@@ -6,7 +6,8 @@ import json
 from typing import Any
 
 from comet_git.commands import Output
-from comet_git.errors import CometError, NotARepositoryError
+from comet_git.diagnostics import recent_failures
+from comet_git.errors import CometError, NotARepositoryError, RecordFormatError
 from comet_git.provider import Correct, Forget, Query, RecordView, Remember, Rollback
 from comet_git.records.model import Selectors
 from comet_git.workspace import Workspace
@@ -173,10 +174,33 @@ def _list_text(records: list[RecordView], invalid: list[dict[str, Any]], filtere
     return "\n".join(lines) + "\n"
 
 
+def _setting_or_problem(ws: Workspace, key: str) -> dict[str, Any]:
+    try:
+        return ws.setting(key).to_json()
+    except RecordFormatError as error:
+        return {"key": key, "value": None, "source": "error", "file": error.file, "error": str(error)}
+
+
+def journal_status(ws: Workspace) -> dict[str, Any]:
+    from comet_git.journal.log import DONE, Journal, JournalProblem
+
+    events = pending = 0
+    problems: list[JournalProblem] = []
+    for store in ws.provider().visible_stores():
+        journal = Journal(store)
+        statuses = journal.statuses()
+        for event in journal.events(problems):
+            events += 1
+            pending += statuses.get(event.event_id, ("", None))[0] != DONE
+    return {"events": events, "pending": pending, "problems": [p.to_json() for p in problems]}
+
+
 def status(ws: Workspace) -> Output:
     provider = ws.provider()
     report = provider.status()
-    settings = {key: ws.setting(key).to_json() for key in ("memory.learning", "memory.retrieval")}
+    settings = {key: _setting_or_problem(ws, key) for key in ("memory.learning", "memory.retrieval")}
+    journal = journal_status(ws)
+    failures = recent_failures(ws.home.diagnostics_log)
     data: dict[str, Any] = {
         "schema": STATUS_SCHEMA,
         "provider": report.provider,
@@ -186,7 +210,8 @@ def status(ws: Workspace) -> Output:
         "stores": [store.to_json() for store in report.stores],
         "conflicts": report.conflicts,
         "switches": settings,
-        "diagnosticsLog": str(ws.home.diagnostics_log),
+        "journal": journal,
+        "diagnostics": {"log": str(ws.home.diagnostics_log), "recentFailures": failures[-5:]},
     }
     lines = [f"provider: {report.provider}", f"home: {report.home}"]
     lines.append(f"project: {ws.project_key or '(not in a git repository: global scope only)'}")
@@ -202,5 +227,12 @@ def status(ws: Workspace) -> Output:
             lines.append(f"  invalid: {item['file']}:{item['line'] or '?'}: {item['error']}")
     for key, setting in settings.items():
         lines.append(f"{key}: {str(setting['value']).lower()} ({setting['source']})")
-    lines.append(f"diagnostics log: {ws.home.diagnostics_log}")
+    lines.append(
+        f"journal: {journal['events']} events, {journal['pending']} pending"
+        + (f", {len(journal['problems'])} unreadable lines" if journal["problems"] else "")
+    )
+    lines.append(
+        f"diagnostics log: {ws.home.diagnostics_log}"
+        + (f" ({len(failures)} failures logged)" if failures else "")
+    )
     return Output(data, "\n".join(lines) + "\n")

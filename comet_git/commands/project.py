@@ -7,6 +7,7 @@ from pathlib import Path
 from comet_git import identity
 from comet_git.commands import Output
 from comet_git.errors import NotARepositoryError
+from comet_git.githooks.install import install_hooks
 from comet_git.identity import resolve_identity
 from comet_git.store import Home
 from comet_git.workspace import find_known_project, open_workspace, remember_project
@@ -49,7 +50,7 @@ def adopt(path: Path, key: str) -> Output:
     return Output(data, f"adopted {key} ({known}); previously {previous or 'not set'}\n")
 
 
-def init(path: Path) -> Output:
+def init(path: Path, *, hooks: bool = True, use_hooks_path: bool = False) -> Output:
     ws = open_workspace(path)
     if ws.identity is None:
         raise NotARepositoryError(
@@ -64,11 +65,15 @@ def init(path: Path) -> Output:
     remember_project(home, ws.identity, full.fingerprint)
     store.create()
     home.global_store.create()
+    hooks_report = install_hooks(path, use_hooks_path=use_hooks_path) if hooks else None
     data = {
         "schema": INIT_SCHEMA,
         "project": {"key": ws.identity.key, "derivation": ws.identity.derivation},
         "store": str(store.root),
         "created": not existed,
+        "hooks": hooks_report.to_json() if hooks_report else None,
     }
     verb = "created" if not existed else "already set up"
-    return Output(data, f"{verb}: project {ws.identity.key}\nstore: {store.root}\n")
+    text = f"{verb}: project {ws.identity.key}\nstore: {store.root}\n"
+    text += hooks_report.render_text() if hooks_report else "git hooks: not installed (--no-hooks)\n"
+    return Output(data, text)
