@@ -64,7 +64,7 @@ def signal_event(
         source="comet memory signal",
         context={"scopeReason": decision.scope_reason},
         signal={
-            "text": redact_text(text),
+            "text": text,
             "kind": decision.kind,
             "reason": decision.reason,
             "cues": list(decision.cues),
@@ -82,6 +82,7 @@ def capture_signal(
 ) -> SignalResult:
     if not text.strip():
         raise CometError("the statement is empty", hint='pass --text "what the user said"')
+    text = redact_text(text)  # nothing derived from it (title, tasks) may carry a secret either
     decision = classify_signal(text)
     chosen = scope or decision.scope
     if chosen == "project" and provider.project_key is None:

@@ -138,7 +138,8 @@ class StoreWriter:
                     if existing.permanent
                     else f"`comet memory rollback --id {record_id}` brings it back",
                 )
-            return self._erase(record_id, tombstones.make_permanent(self.store, existing))
+            versions = self._all_versions(record_id, self._forgotten_content(record_id))
+            return self._erase(record_id, tombstones.make_permanent(self.store, existing), versions)
         path, raw, state, current = self.live_file(record_id)
         stone = tombstones.write(self.store, current, raw, permanent=permanent)
         try:
@@ -148,7 +149,7 @@ class StoreWriter:
             raise
         self._drop_file(path)
         if permanent:
-            return self._erase(record_id, stone)
+            return self._erase(record_id, stone, self._all_versions(record_id, current))
         RecordHistory(self.store, record_id).log("forget", source, current.version, None)
         self.index.put_record(
             self.store.name,
@@ -172,8 +173,25 @@ class StoreWriter:
         )
         self.index.forget_id(self.store.name, record.id)
 
-    def _erase(self, record_id: str, stone: tombstones.Tombstone) -> tombstones.Tombstone:
-        """What a permanent forget leaves: the tombstone's id and content hash, nothing else."""
+    def _forgotten_content(self, record_id: str) -> Record | None:
+        path = tombstones.content_path(self.store, record_id)
+        return parse_record(path.read_text(encoding="utf-8"), str(path)) if path.exists() else None
+
+    def _all_versions(self, record_id: str, current: Record | None) -> list[Record]:
+        older = RecordHistory(self.store, record_id).versions()
+        return [*older, current] if current is not None else older
+
+    def _erase(self, record_id: str, stone: tombstones.Tombstone, versions: list[Record]) -> tombstones.Tombstone:
+        """What a permanent forget leaves: the tombstone's id and content hash, nothing else.
+
+        The journal events that carried the record's text (the signals it came
+        from) keep their ids and types but lose the text, and so does any event
+        that quotes one of its versions."""
+        from comet_git.journal.log import Journal
+
+        events = {item.event for version in versions for item in version.evidence if item.event}
+        texts = sorted({version.text for version in versions} | {version.title for version in versions})
+        Journal(self.store).scrub(events, texts)
         RecordHistory(self.store, record_id).erase()
         self.index.drop_record(record_id)
         self.index.drop_file(self.store.name, f"tombstones/{record_id}.md")
