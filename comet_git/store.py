@@ -178,6 +178,7 @@ def file_lock(
         ) from error
     mode = fcntl.LOCK_SH if shared else fcntl.LOCK_EX
     deadline = time.monotonic() + timeout
+    pause = 0.0002  # short at first, so that a lock held briefly is taken promptly
     try:
         while True:
             try:
@@ -194,7 +195,8 @@ def file_lock(
                         f"another comet process has held {path} for over {timeout:.0f} s",
                         hint="wait for it to finish, then run the command again",
                     ) from error
-                time.sleep(0.005)
+                time.sleep(pause)
+                pause = min(pause * 2, 0.02)
         yield True
     finally:
         os.close(fd)  # closing the descriptor releases the lock

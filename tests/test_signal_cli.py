@@ -102,7 +102,7 @@ def test_the_dev_set_through_the_cli_stores_no_one_off(repo: Path) -> None:
         before = {r["id"] for r in listed(repo)}
         data = signal(repo, case["text"])
         after = {r["id"] for r in listed(repo)}
-        stored = bool(after - before) or data["kind"] == "long-term" and data["record"] is not None
+        stored = bool(after - before) or (data["kind"] == "long-term" and data["record"] is not None)
         assert stored == (data["record"] is not None)  # what the output says is what list shows
         if case["label"] == "one-off" and stored:
             stored_one_offs.append(case["text"])

@@ -6,6 +6,7 @@ from pathlib import Path
 
 from comet_git.commands import Output
 from comet_git.githooks.install import HooksReport, hooks_status, install_hooks, uninstall_hooks
+from comet_git.workspace import open_workspace
 
 
 def _output(report: HooksReport) -> Output:
@@ -13,6 +14,10 @@ def _output(report: HooksReport) -> Output:
 
 
 def install(path: Path, use_hooks_path: bool) -> Output:
+    # The worker finds the project by the key in git config: settle it (and the store) first.
+    ws = open_workspace(path)
+    if ws.project_key is not None:
+        ws.home.project_store(ws.project_key).create()
     return _output(install_hooks(path, use_hooks_path=use_hooks_path))
 
 

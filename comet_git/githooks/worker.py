@@ -19,7 +19,7 @@ def run_hook(hook: str, args: list[str], stdin_text: str, cwd: Path) -> int:
     """Journal what happened; returns how many events were added."""
     from comet_git.errors import CometError
     from comet_git.identity import find_repository, read_persisted_key
-    from comet_git.journal.gitlog import hook_events
+    from comet_git.journal.gitlog import HookMoment, hook_events
     from comet_git.journal.log import Journal
     from comet_git.store import Home
 
@@ -29,7 +29,10 @@ def run_hook(hook: str, args: list[str], stdin_text: str, cwd: Path) -> int:
     key = read_persisted_key(location)
     if key is None:
         raise CometError(f"{location.worktree_root} has no comet project key", hint="run `comet init` there")
-    events = hook_events(location.worktree_root, key, hook, args, stdin_text)
+    moment = HookMoment.from_shim(
+        os.environ.get("COMET_HOOK_HEAD", ""), os.environ.get("COMET_HOOK_BRANCH", "")
+    )
+    events = hook_events(location.worktree_root, key, hook, args, stdin_text, moment)
     store = Home.from_environment().project_store(key).create()
     return len(Journal(store).append(events).added)
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 import subprocess
+import uuid
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -180,19 +181,42 @@ def now_utc() -> str:
     return dt.datetime.now(dt.timezone.utc).replace(microsecond=0).isoformat().replace("+00:00", "Z")
 
 
-def hook_events(repo: Path, project_key: str, hook: str, args: Sequence[str], stdin_text: str) -> list[Event]:
+@dataclass(frozen=True)
+class HookMoment:
+    """What the shim saw when git called it: the worker runs detached, maybe after the
+    next commit, so HEAD and the branch must come from the moment of the call."""
+
+    head: str | None = None
+    branch: str | None = None
+
+    @classmethod
+    def from_shim(cls, head: str, ref: str) -> HookMoment:
+        valid_head = head if re.fullmatch(r"[0-9a-f]{40}|[0-9a-f]{64}", head) else None
+        return cls(valid_head, ref.removeprefix("refs/heads/") if ref.startswith("refs/heads/") else None)
+
+
+def hook_events(
+    repo: Path,
+    project_key: str,
+    hook: str,
+    args: Sequence[str],
+    stdin_text: str,
+    at_hook: HookMoment | None = None,
+) -> list[Event]:
     """The events one git hook call stands for (none for a file checkout)."""
-    branch = current_branch(repo)
+    at_hook = at_hook or HookMoment()
+    branch = at_hook.branch or current_branch(repo)
     user = user_emails(repo)
     source = f"git-hook:{hook}"
     if hook == "post-commit":
-        commit = next(read_commits(repo, ["HEAD"], max_count=1))
+        commit = next(read_commits(repo, [at_hook.head or "HEAD"], max_count=1))
         return [commit_event(commit, project_key, user=user, branch=branch, source=source)]
     if hook == "post-checkout":
         previous, new, is_branch = _arg(args, 0, ""), _arg(args, 1, ""), _arg(args, 2, "0")
         if is_branch != "1":
             return []
         at = now_utc()
+        # Two checkouts in one second may look alike: each hook call is its own event.
         return [
             _simple_event(
                 project_key,
@@ -204,6 +228,7 @@ def hook_events(repo: Path, project_key: str, hook: str, args: Sequence[str], st
                 previous,
                 new,
                 at,
+                uuid.uuid4().hex,
             )
         ]
     if hook == "post-merge":

@@ -181,7 +181,9 @@ class StoreWriter:
         older = RecordHistory(self.store, record_id).versions()
         return [*older, current] if current is not None else older
 
-    def _erase(self, record_id: str, stone: tombstones.Tombstone, versions: list[Record]) -> tombstones.Tombstone:
+    def _erase(
+        self, record_id: str, stone: tombstones.Tombstone, versions: list[Record]
+    ) -> tombstones.Tombstone:
         """What a permanent forget leaves: the tombstone's id and content hash, nothing else.
 
         The journal events that carried the record's text (the signals it came

@@ -31,10 +31,35 @@ if [ -x "$comet_legacy" ]; then
     comet_status=$?
 fi
 
+# Which commit and branch this call is about, read with builtins only (no fork): the worker
+# runs detached and may start after the next commit has moved HEAD on.
+comet_gitdir=${GIT_DIR:-.git}
+if [ -f "$comet_gitdir" ]; then
+    { read -r comet_line <"$comet_gitdir"; } 2>/dev/null
+    comet_gitdir=${comet_line#gitdir: }
+fi
+comet_head=
+comet_branch=
+{ read -r comet_head <"$comet_gitdir/HEAD"; } 2>/dev/null
+case $comet_head in
+    "ref: "*)
+        comet_branch=${comet_head#ref: }
+        comet_common=$comet_gitdir
+        if { read -r comet_line <"$comet_gitdir/commondir"; } 2>/dev/null; then
+            case $comet_line in
+                /*) comet_common=$comet_line ;;
+                *) comet_common=$comet_gitdir/$comet_line ;;
+            esac
+        fi
+        comet_head=
+        { read -r comet_head <"$comet_common/$comet_branch"; } 2>/dev/null
+        ;;
+esac
+
 # Both paths are gone when comet was uninstalled or its environment removed: do nothing then.
 if [ "${COMET_DISABLE:-}" != 1 ] && [ -x "$comet_python" ] && [ -f "$comet_worker" ]; then
     if [ "${COMET_HOOK_SYNC:-}" = 1 ]; then
-        COMET_HOOK_INPUT=$comet_input \
+        COMET_HOOK_INPUT=$comet_input COMET_HOOK_HEAD=$comet_head COMET_HOOK_BRANCH=$comet_branch \
             "$comet_python" "$comet_worker" "$comet_hook" "$@" </dev/null >/dev/null 2>&1
     else
         # A ticket lets `comet journal flush` wait for this worker, which deletes it when done.
@@ -42,6 +67,7 @@ if [ "${COMET_DISABLE:-}" != 1 ] && [ -x "$comet_python" ] && [ -f "$comet_worke
         comet_ticket=${COMET_HOME:-${XDG_DATA_HOME:-$HOME/.local/share}/comet}/run/pending/$$.$comet_hook
         command : 2>/dev/null >"$comet_ticket" || comet_ticket=
         COMET_HOOK_INPUT=$comet_input COMET_HOOK_TICKET=$comet_ticket \
+            COMET_HOOK_HEAD=$comet_head COMET_HOOK_BRANCH=$comet_branch \
             "$comet_python" "$comet_worker" "$comet_hook" "$@" </dev/null >/dev/null 2>&1 &
     fi
 fi
