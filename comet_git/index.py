@@ -124,6 +124,7 @@ class Index:
         self.path = path
         self.has_fts = self._meta("fts5") == "1"
         self._purge_pending = False
+        self.fresh = False
 
     @classmethod
     def open(cls, path: Path) -> Index:
@@ -217,7 +218,8 @@ class Index:
     # -- records ------------------------------------------------------------
 
     def put_record(self, store: str, file: str, record: Record, state: str) -> None:
-        self.drop_record(record.id)
+        if not self.fresh:
+            self.drop_record(record.id)
         cursor = self.connection.execute(
             "INSERT INTO records(id, store, file, state, scope, project_key, memory_type, memory_class,"
             " authority, lifecycle, title, summary, body, tasks, version, created_at, updated_at, json)"
@@ -473,9 +475,13 @@ def _remove_database(path: Path) -> None:
 
 
 def build_fresh(path: Path) -> Index:
-    """Open a brand-new index at `path` (any leftover file there is removed first)."""
+    """Open a brand-new index at `path` (any leftover file there is removed first).
+
+    Marked fresh: a record is put once, so there is no earlier row to look for."""
     _remove_database(path)
-    return Index.open(path)
+    index = Index.open(path)
+    index.fresh = True
+    return index
 
 
 def swap_in(new_path: Path, live_path: Path) -> None:

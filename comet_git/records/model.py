@@ -4,6 +4,7 @@ that builds them from a front-matter mapping."""
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
@@ -152,8 +153,10 @@ class Record:
     superseded_by: tuple[str, ...] = ()
     application: Application | None = None
 
-    @property
+    @functools.cached_property
     def manifest_summary(self) -> str:
+        # Cached in the instance's __dict__ (a frozen dataclass still has one): indexing
+        # asks for it several times per record.
         return self.summary or derive_summary(self.text)
 
     def evolve(self, **changes: Any) -> Record:
