@@ -15,7 +15,16 @@ import click
 from comet_git import __version__
 from comet_git.commands import Output
 from comet_git.errors import CometError
-from comet_git.records.model import KNOWN_OPERATIONS, KNOWN_PHASES, LIFECYCLES, MEMORY_CLASSES, MEMORY_TYPES
+from comet_git.records.model import (
+    KNOWN_OPERATIONS,
+    KNOWN_PHASES,
+    LIFECYCLES,
+    MEMORY_CLASSES,
+    MEMORY_TYPES,
+    OUTCOMES,
+)
+
+TASK_OUTCOMES = ("success", "failure", "partial")
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -472,6 +481,121 @@ def journal_flush(path: Path, timeout: float, as_json: bool) -> None:
     from comet_git.commands import journal
 
     run(as_json, lambda: journal.flush(workspace(path), timeout))
+
+
+def request_options(function: F) -> F:
+    options = [
+        click.option("--path", "request_path", metavar="PATH", help="The file or folder the task is about."),
+        click.option("--operation", metavar="OP", help="edit, test, commit, review, refactor, debug, ..."),
+        click.option("--phase", metavar="PH", help="plan, build, verify, review, release, ..."),
+        click.option("--context-budget", "budget", type=click.IntRange(min=0), default=6000,
+                     show_default=True, help="Characters of memory to deliver at most."),
+        click.option("--max-entries", type=click.IntRange(min=0), default=12, show_default=True,
+                     help="Manifest entries at most."),
+    ]  # fmt: skip
+    for option in reversed(options):
+        function = option(function)
+    return function
+
+
+@memory.command("apply")
+@path_argument
+@click.option(
+    "--delta", "source", required=True, metavar="FILE|-", help="A comet.learning-delta/v1 document."
+)
+@json_option
+def memory_apply(path: Path, source: str, as_json: bool) -> None:
+    """Apply learning deltas from an agent acting as reflector (always inferred, never over explicit).
+
+    Example: comet memory apply --delta deltas.json --json
+    """
+    from comet_git.commands import learning
+
+    run(as_json, lambda: learning.apply(workspace(path), source))
+
+
+@memory.command("retrieve")
+@path_argument
+@click.option("--task", required=True, help="What the task is about.")
+@request_options
+@json_option
+def memory_retrieve(path: Path, as_json: bool, **options: Any) -> None:
+    """The Context Director's selection for a task, without recording an application.
+
+    Example: comet memory retrieve --task "fix the login form" --path src/auth --json
+    """
+    from comet_git.commands import task
+
+    run(as_json, lambda: task.context(path, options, record_applications=False))
+
+
+@memory.command("explain")
+@path_argument
+@click.option("--id", "record_id", required=True)
+@click.option("--task", required=True, help="The task to explain the decision for.")
+@request_options
+@json_option
+def memory_explain(path: Path, record_id: str, as_json: bool, **options: Any) -> None:
+    """Why one record was or was not delivered for a request: each condition checked.
+
+    Example: comet memory explain --id pm-7k2m9q4x --task "write a migration" --path db/
+    """
+    from comet_git.commands import task
+
+    run(as_json, lambda: task.explain(path, record_id, options))
+
+
+@cli.command("task")
+@path_argument
+@click.option("--task", help="What the task is about (start of a task, or a phase change).")
+@request_options
+@click.option("--session", help="Never hand the same item twice within this session.")
+@click.option("--expand-context", "expand_id", metavar="ID", help="The full record behind a manifest entry.")
+@click.option("--application", metavar="AID", help="An applicationId to report an outcome for.")
+@click.option("--outcome", type=click.Choice([*OUTCOMES, *TASK_OUTCOMES]), help="The outcome to report.")
+@click.option(
+    "--complete", is_flag=True, help="Journal the task's completion (with --summary, --outcome, --lesson)."
+)
+@click.option("--summary", help="With --complete: what the task did.")
+@click.option("--lesson", help="With --complete: what to remember from it.")
+@json_option
+def task_command(path: Path, as_json: bool, **options: Any) -> None:
+    """The agent's entry point: the memory that applies to this task, within a budget.
+
+    Context items come in full; the rest are manifest entries to expand by id. Each
+    item says why it applied and carries an applicationId to report outcomes with.
+    Example: comet task . --task "Modify the authentication module" --path src/auth --phase build --json
+    """
+    from comet_git.commands import task
+
+    modes = [
+        bool(options["expand_id"]),
+        bool(options["application"]),
+        options["complete"],
+        bool(options["task"]),
+    ]
+    if sum(modes) != 1 or (options["task"] and options["outcome"] and not options["complete"]):
+        raise click.UsageError(
+            "give exactly one of --task TEXT, --expand-context ID,"
+            " --application AID --outcome OUTCOME, --complete"
+        )
+    if options["expand_id"]:
+        run(as_json, lambda: task.expand(path, options["expand_id"]))
+    elif options["application"]:
+        if options["outcome"] not in OUTCOMES:
+            raise click.UsageError("--application needs --outcome " + "|".join(OUTCOMES))
+        run(as_json, lambda: task.outcome(path, options["application"], options["outcome"]))
+    elif options["complete"]:
+        if not options["summary"] or options["outcome"] not in TASK_OUTCOMES:
+            raise click.UsageError("--complete needs --summary TEXT and --outcome " + "|".join(TASK_OUTCOMES))
+        run(
+            as_json,
+            lambda: task.complete(
+                path, options["summary"], options["outcome"], options["lesson"], options["session"]
+            ),
+        )
+    else:
+        run(as_json, lambda: task.context(path, options, record_applications=True))
 
 
 # -- config and repair -----------------------------------------------------------------

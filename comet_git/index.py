@@ -15,11 +15,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import NamedTuple
 
+from comet_git.director.paths import compile_patterns
+from comet_git.director.text import terms_of
 from comet_git.errors import StoreError
 from comet_git.records.model import Record
 from comet_git.store import FILE_MODE, FileState, ensure_dir, fsync_dir
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 BUSY_TIMEOUT_MS = 15_000
 
 # Forced off by tests to exercise the plain fallback.
@@ -37,7 +39,8 @@ CREATE TABLE IF NOT EXISTS records(
     scope TEXT NOT NULL, project_key TEXT, memory_type TEXT NOT NULL,
     memory_class TEXT NOT NULL, authority TEXT NOT NULL, lifecycle TEXT NOT NULL,
     title TEXT NOT NULL, summary TEXT NOT NULL, body TEXT NOT NULL, tasks TEXT NOT NULL,
-    version INTEGER NOT NULL, created_at TEXT NOT NULL, updated_at TEXT NOT NULL, json TEXT NOT NULL);
+    version INTEGER NOT NULL, created_at TEXT NOT NULL, updated_at TEXT NOT NULL, json TEXT NOT NULL,
+    sel_paths TEXT NOT NULL, sel_operations TEXT NOT NULL, sel_phases TEXT NOT NULL, terms TEXT NOT NULL);
 CREATE INDEX IF NOT EXISTS records_in_order ON records(store, state, memory_type, updated_at DESC, id);
 CREATE TABLE IF NOT EXISTS invalid(
     store TEXT NOT NULL, name TEXT NOT NULL, line INTEGER, error TEXT NOT NULL,
@@ -47,7 +50,7 @@ CREATE TABLE IF NOT EXISTS forgotten_ids(id TEXT PRIMARY KEY, store TEXT NOT NUL
 
 _FTS_TABLE = (
     "CREATE VIRTUAL TABLE IF NOT EXISTS records_fts USING fts5("
-    "title, summary, body, tasks, tokenize='unicode61 remove_diacritics 2')"
+    "title, summary, body, tasks, terms, tokenize='unicode61 remove_diacritics 2')"
 )
 
 
@@ -220,41 +223,33 @@ class Index:
     def put_record(self, store: str, file: str, record: Record, state: str) -> None:
         if not self.fresh:
             self.drop_record(record.id)
+        selectors = record.selectors
+        terms = terms_of(record.title, record.manifest_summary, record.text, " ".join(selectors.tasks))
         cursor = self.connection.execute(
             "INSERT INTO records(id, store, file, state, scope, project_key, memory_type, memory_class,"
-            " authority, lifecycle, title, summary, body, tasks, version, created_at, updated_at, json)"
-            " VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            " authority, lifecycle, title, summary, body, tasks, version, created_at, updated_at, json,"
+            " sel_paths, sel_operations, sel_phases, terms)"
+            " VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
-                record.id,
-                store,
-                file,
-                state,
-                record.scope,
-                record.project_key,
-                record.memory_type,
-                record.memory_class,
-                record.authority,
-                record.lifecycle,
-                record.title,
-                record.manifest_summary,
-                record.text,
-                " ".join(record.selectors.tasks),
-                record.version,
-                record.created_at,
-                record.updated_at,
-                record_json(record, state),
+                record.id, store, file, state, record.scope, record.project_key, record.memory_type,
+                record.memory_class, record.authority, record.lifecycle, record.title,
+                record.manifest_summary, record.text, " ".join(selectors.tasks),
+                record.version, record.created_at, record.updated_at, record_json(record, state),
+                compile_patterns(selectors.paths), _word_set(selectors.operations),
+                _word_set(selectors.phases), terms,
             ),
-        )
+        )  # fmt: skip
         if self.has_fts:
             # The FTS row shares the record row's rowid, so it can be found without a scan.
             self.connection.execute(
-                "INSERT INTO records_fts(rowid, title, summary, body, tasks) VALUES(?, ?, ?, ?, ?)",
+                "INSERT INTO records_fts(rowid, title, summary, body, tasks, terms) VALUES(?, ?, ?, ?, ?, ?)",
                 (
                     cursor.lastrowid,
                     record.title,
                     record.manifest_summary,
                     record.text,
-                    " ".join(record.selectors.tasks),
+                    " ".join(selectors.tasks),
+                    terms,
                 ),
             )
 
@@ -431,6 +426,11 @@ class Index:
             )
         for table in ("records", "files", "invalid", "forgotten_ids"):
             self.connection.execute(f"DELETE FROM {table} WHERE store = ?", (store,))
+
+
+def _word_set(values: Sequence[str]) -> str:
+    """',edit,commit,': lowercase words a SQL instr() can look for (SPEC: case-insensitive)."""
+    return "," + ",".join(value.lower() for value in values) + "," if values else ""
 
 
 def _is_fts_word(word: str) -> bool:

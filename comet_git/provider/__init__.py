@@ -11,6 +11,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple, Protocol
 
+from comet_git.director.select import Selection, TaskRequest
 from comet_git.records.model import Evidence, Selectors
 
 PROVIDER_SCHEMA = "comet.provider/v1"
@@ -48,6 +49,7 @@ class Query:
     include_superseded: bool = False
     include_forgotten: bool = False
     with_history: bool = False
+    task: TaskRequest | None = None  # a Context Director request: rank what applies to it
 
 
 @dataclass(frozen=True)
@@ -60,6 +62,7 @@ class QueryResult:
     records_json: list[bytes]  # UTF-8 pieces of one JSON array: b"".join(records_json)
     invalid: list[InvalidFileReport]
     history: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
+    selection: Selection | None = None  # for a `task` query: the applicable records, best first
 
     @property
     def records(self) -> list[RecordView]:
@@ -100,6 +103,26 @@ class Correct:
 
 
 @dataclass(frozen=True)
+class RecordOutcome:
+    """Feedback on one delivery of a record (SPEC §9): counts, and the lifecycle it moves."""
+
+    id: str
+    outcome: str
+    applied_at: str
+    why_applied: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Amend:
+    """A change the system makes to a record it inferred: more evidence, narrower selectors,
+    a lifecycle step, links.  `fields` are Record field names.  Never used for explicit text."""
+
+    id: str
+    fields: tuple[tuple[str, Any], ...]
+    reason: str = ""
+
+
+@dataclass(frozen=True)
 class Forget:
     id: str
     permanent: bool = False
@@ -110,7 +133,7 @@ class Rollback:
     id: str
 
 
-Change = Remember | Correct | Forget | Rollback
+Change = Remember | Correct | Forget | Rollback | RecordOutcome | Amend
 
 
 @dataclass(frozen=True)

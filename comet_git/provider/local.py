@@ -8,9 +8,11 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from comet_git.director.select import select
 from comet_git.errors import CometError, InvalidInputError, NotFoundError, RecordFormatError, StoreError
 from comet_git.index import Index, IndexedRecord
 from comet_git.provider import (
+    Amend,
     Change,
     ChangeResult,
     Correct,
@@ -18,6 +20,7 @@ from comet_git.provider import (
     InvalidFileReport,
     Query,
     QueryResult,
+    RecordOutcome,
     RecordView,
     Remember,
     Rollback,
@@ -209,6 +212,10 @@ class LocalProvider:
     def query(self, query: Query) -> QueryResult:
         stores = [s for s in self.visible_stores() if s.scope in query.scopes]
         names = [s.name for s in stores]
+        if query.task is not None:
+            with self.session() as index:
+                selection = select(index.connection, names, query.task, index.has_fts)
+                return QueryResult([], self._invalid(index, stores), selection=selection)
         states = ("live", "forgotten") if query.include_forgotten else ("live",)
         with self.session() as index:
             found = index.select(
@@ -290,6 +297,14 @@ class LocalProvider:
             if isinstance(change, Forget):
                 stone = writer.forget(change.id, permanent=change.permanent)
                 return ChangeResult("forgotten", change.id, None, stone.permanent, not stone.permanent)
+            if isinstance(change, Amend):
+                updated, changed = writer.correct(change.id, dict(change.fields), source="learning")
+                return ChangeResult(
+                    "amended" if changed else "unchanged", updated.id, _view_of(index, updated.id)
+                )
+            if isinstance(change, RecordOutcome):
+                record = writer.record_outcome(change)
+                return ChangeResult("recorded", change.id, _view_of(index, record.id))
             if isinstance(change, Rollback):
                 undone, record = writer.rollback(change.id)
                 return ChangeResult(

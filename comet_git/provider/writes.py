@@ -15,10 +15,11 @@ from pathlib import Path
 
 from comet_git.errors import CometError, ConcurrentEditError, NotFoundError
 from comet_git.index import FileRow, Index
+from comet_git.provider import RecordOutcome
 from comet_git.records import profile, tombstones
 from comet_git.records.codec import parse_record, render_record, update_record_text
 from comet_git.records.history import RecordHistory
-from comet_git.records.model import Record, new_record_id, utc_now
+from comet_git.records.model import Application, Record, new_record_id, utc_now
 from comet_git.store import (
     ABSENT,
     Absent,
@@ -29,6 +30,11 @@ from comet_git.store import (
     remove_file,
     sha256_bytes,
 )
+
+LOWERING_OUTCOMES = ("corrected", "contributed-to-failure")
+
+
+LOWERING_OUTCOMES = ("corrected", "contributed-to-failure")
 
 
 def record_name(path: Path, store: ScopeStore) -> str:
@@ -200,6 +206,35 @@ class StoreWriter:
         self.index.forget_id(self.store.name, record_id)
         self.index.purge_deleted_content()
         return stone
+
+    # -- feedback ---------------------------------------------------------------
+
+    def record_outcome(self, outcome: RecordOutcome) -> Record:
+        """Count the outcome and move the lifecycle (SPEC §9).  Bookkeeping, not a new
+        version: the record's content does not change."""
+        path, raw, state, current = self.live_file(outcome.id)
+        counts = dict(current.application.counts) if current.application else {}
+        counts[outcome.outcome] = counts.get(outcome.outcome, 0) + 1
+        lifecycle = current.lifecycle
+        if outcome.outcome == "used-successfully" and lifecycle == "trial":
+            lifecycle = "proven"
+        elif (
+            outcome.outcome in LOWERING_OUTCOMES and current.authority == "inferred" and lifecycle == "proven"
+        ):
+            lifecycle = "trial"  # lowered until it proves itself again
+        updated = current.evolve(
+            lifecycle=lifecycle,
+            application=Application(
+                last_applied_at=outcome.applied_at,
+                last_why_applied=outcome.why_applied,
+                last_outcome=outcome.outcome,
+                counts=tuple(sorted(counts.items())),
+            ),
+        )
+        written = atomic_write(path, update_record_text(raw, updated), expected=state)
+        self._index_file(path, updated, written)
+        self.profile_changed(updated, current)
+        return updated
 
     # -- rollback -------------------------------------------------------------
 

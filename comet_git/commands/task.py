@@ -1,0 +1,77 @@
+"""comet task, comet memory retrieve, comet memory explain."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from comet_git.commands import Output
+from comet_git.director import service
+from comet_git.director.select import TaskRequest
+from comet_git.workspace import Workspace, open_workspace
+
+
+def _request(ws: Workspace, options: dict[str, Any]) -> TaskRequest:
+    return service.make_request(
+        ws,
+        options["task"] or "",
+        path=options.get("request_path"),
+        operation=options.get("operation"),
+        phase=options.get("phase"),
+        budget=options.get("budget", 6000),
+        max_entries=options.get("max_entries", 12),
+        session=options.get("session"),
+    )
+
+
+def context(path: Path, options: dict[str, Any], *, record_applications: bool) -> Output:
+    """Retrieval never fails the agent: even a bad PATH gives an empty, valid answer."""
+    try:
+        ws = open_workspace(path)
+    except Exception as error:
+        data = {
+            "schema": service.TASK_SCHEMA,
+            "project": {"key": None},
+            "request": {"task": options["task"]},
+            "context": [],
+            "manifest": [],
+            "budget": {"limit": options.get("budget", 6000), "used": 0},
+            "omitted": {"count": 0, "reasons": {}, "hint": None},
+            "retrieval": "failed",
+            "diagnostics": [f"{type(error).__name__}: {error}"],
+        }
+        return Output(data, service.render_text(data))
+    data = service.task_context(ws, _request(ws, options), record_applications=record_applications)
+    return Output(data, lambda: service.render_text(data))
+
+
+def expand(path: Path, record_id: str) -> Output:
+    data = service.expand(open_workspace(path), record_id)
+    record = data["record"]
+    text = f"{record['id']}  {record['title']}\n{record['text']}\n"
+    if record["evidence"]:
+        text += "evidence:\n" + "".join(f"  - {e['kind']}: {e['summary']}\n" for e in record["evidence"])
+    return Output(data, text)
+
+
+def outcome(path: Path, application: str, result: str) -> Output:
+    data = service.record_outcome(open_workspace(path), application, result)
+    return Output(data, f"recorded {result} for {data['id']} (application {application})\n")
+
+
+def complete(path: Path, summary: str, result: str, lesson: str | None, session: str | None) -> Output:
+    data = service.complete(open_workspace(path), summary, result, lesson, session)
+    return Output(data, f"task completion journaled as {data['eventId']}\n")
+
+
+def explain(path: Path, record_id: str, options: dict[str, Any]) -> Output:
+    ws = open_workspace(path)
+    data = service.explain(ws, record_id, _request(ws, options))
+    lines = [f"{record_id}: {data['verdict']}"]
+    lines += [f"  {c['result']:>4}  {c['check']}: {c['detail']}" for c in data["checks"]]
+    return Output(data, "\n".join(lines) + "\n")
+
+
+def json_text(data: dict[str, Any]) -> str:
+    return json.dumps(data, ensure_ascii=False, indent=2)

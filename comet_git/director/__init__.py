@@ -1,0 +1,1 @@
+"""The Context Director: the memory that applies to a task, within a budget, with reasons."""

@@ -1,0 +1,91 @@
+"""Lexical relevance: one tokenizer for records and task texts, English and Chinese.
+
+English words are lowercased, lightly stemmed and stripped of stopwords; runs of
+Chinese (or Japanese) characters, which have no spaces, become overlapping
+character bigrams.  Records are tokenized once, when indexed; the `terms`
+column of the full-text index holds the tokens, so FTS5's BM25 ranks them, and
+`bm25_scores` does the same in Python where the sqlite build has no FTS5.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+from collections.abc import Iterable, Sequence
+
+_WORD = re.compile(r"[a-z0-9]+|[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\u3040-\u30ff]+")
+_CJK_START = "\u3040"
+_STOPWORD_TEXT = """
+    a an and are as at be by do does for from has have how i if in into is it its me my of on or our
+    so than that the their them then there these this those to up us was we were what when where which
+    while who why will with you your all any can could should would must not no yes also just only
+    please let make sure need needs want
+"""
+STOPWORDS = frozenset(_STOPWORD_TEXT.split())
+
+
+def _stem(word: str) -> str:
+    for suffix in ("ing", "ed", "es", "s"):
+        if len(word) > len(suffix) + 3 and word.endswith(suffix):
+            return word[: -len(suffix)]
+    return word
+
+
+def tokens(text: str) -> list[str]:
+    found: list[str] = []
+    for run in _WORD.findall(text.lower()):
+        if run[0] >= _CJK_START:
+            found.extend(run[i : i + 2] for i in range(max(len(run) - 1, 1)))
+        elif run not in STOPWORDS:
+            found.append(_stem(run))
+    return found
+
+
+def terms_of(*texts: str) -> str:
+    """The indexed form: tokens separated by spaces."""
+    return " ".join(token for text in texts for token in tokens(text))
+
+
+def fts_query(text: str) -> str | None:
+    """An FTS5 query matching any token of `text` in the `terms` column."""
+    unique = list(dict.fromkeys(tokens(text)))
+    if not unique:
+        return None
+    return "terms : (" + " OR ".join('"' + token.replace('"', '""') + '"' for token in unique) + ")"
+
+
+def bm25_scores(query: str, documents: dict[str, str], k1: float = 1.2, b: float = 0.75) -> dict[str, float]:
+    """BM25 of `query` against each document's indexed terms (the fallback without FTS5)."""
+    wanted = set(tokens(query))
+    if not wanted or not documents:
+        return {}
+    counted = {key: Counter(terms.split()) for key, terms in documents.items()}
+    lengths = {key: sum(counts.values()) for key, counts in counted.items()}
+    average = (sum(lengths.values()) / len(lengths)) or 1.0
+    frequency = Counter(token for counts in counted.values() for token in wanted if token in counts)
+    total = len(documents)
+    scores: dict[str, float] = {}
+    for key, counts in counted.items():
+        score = 0.0
+        for token in wanted:
+            tf = counts.get(token, 0)
+            if not tf:
+                continue
+            idf = math.log(1 + (total - frequency[token] + 0.5) / (frequency[token] + 0.5))
+            score += idf * tf * (k1 + 1) / (tf + k1 * (1 - b + b * lengths[key] / average))
+        if score > 0:
+            scores[key] = score
+    return scores
+
+
+def mentions(task: str, keywords: Iterable[str]) -> list[str]:
+    """The `tasks` selector keywords that the task text mentions (as words or phrases)."""
+    lowered = task.lower()
+    task_tokens = set(tokens(task))
+    hits: list[str] = []
+    for keyword in keywords:
+        keyword_tokens: Sequence[str] = tokens(keyword)
+        if keyword.lower() in lowered or (keyword_tokens and all(t in task_tokens for t in keyword_tokens)):
+            hits.append(keyword)
+    return hits
