@@ -15,13 +15,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import NamedTuple
 
-from comet_git.director.paths import compile_patterns
+from comet_git.director.paths import compile_patterns, path_anchors
 from comet_git.director.text import terms_of
 from comet_git.errors import StoreError
 from comet_git.records.model import Record
 from comet_git.store import FILE_MODE, FileState, ensure_dir, fsync_dir
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 6
 BUSY_TIMEOUT_MS = 15_000
 
 # Forced off by tests to exercise the plain fallback.
@@ -34,18 +34,26 @@ CREATE TABLE IF NOT EXISTS files(
     mtime_ns INTEGER NOT NULL, size INTEGER NOT NULL, sha256 TEXT NOT NULL,
     racy INTEGER NOT NULL DEFAULT 0, record_id TEXT,
     PRIMARY KEY(store, name));
+-- Narrow columns first: SQLite reads a row only as far as the last column asked for, so
+-- the Context Director's scan never touches the long texts at the end.
 CREATE TABLE IF NOT EXISTS records(
     id TEXT PRIMARY KEY, store TEXT NOT NULL, file TEXT NOT NULL, state TEXT NOT NULL,
     scope TEXT NOT NULL, project_key TEXT, memory_type TEXT NOT NULL,
     memory_class TEXT NOT NULL, authority TEXT NOT NULL, lifecycle TEXT NOT NULL,
-    title TEXT NOT NULL, summary TEXT NOT NULL, body TEXT NOT NULL, tasks TEXT NOT NULL,
-    version INTEGER NOT NULL, created_at TEXT NOT NULL, updated_at TEXT NOT NULL, json TEXT NOT NULL,
-    sel_paths TEXT NOT NULL, sel_operations TEXT NOT NULL, sel_phases TEXT NOT NULL, terms TEXT NOT NULL);
+    version INTEGER NOT NULL, created_at TEXT NOT NULL, updated_at TEXT NOT NULL,
+    sel_paths TEXT NOT NULL, sel_operations TEXT NOT NULL, sel_phases TEXT NOT NULL, tasks TEXT NOT NULL,
+    outcomes TEXT NOT NULL, title TEXT NOT NULL, summary TEXT NOT NULL,
+    body TEXT NOT NULL, terms TEXT NOT NULL, json TEXT NOT NULL);
 CREATE INDEX IF NOT EXISTS records_in_order ON records(store, state, memory_type, updated_at DESC, id);
 CREATE TABLE IF NOT EXISTS invalid(
     store TEXT NOT NULL, name TEXT NOT NULL, line INTEGER, error TEXT NOT NULL,
     PRIMARY KEY(store, name));
 CREATE TABLE IF NOT EXISTS forgotten_ids(id TEXT PRIMARY KEY, store TEXT NOT NULL);
+-- The folders a record's path selectors are rooted at ('' for patterns that match at any
+-- depth): `comet task` reads only the records anchored on the request's path.
+CREATE TABLE IF NOT EXISTS path_anchors(record INTEGER NOT NULL, anchor TEXT NOT NULL);
+CREATE INDEX IF NOT EXISTS path_anchors_by_anchor ON path_anchors(anchor);
+CREATE INDEX IF NOT EXISTS path_anchors_by_record ON path_anchors(record);
 """
 
 _FTS_TABLE = (
@@ -208,6 +216,12 @@ class Index:
         )
         return {row[0]: (row[1], row[2], row[3]) for row in rows}
 
+    def file_stat(self, store: str, name: str) -> tuple[int, int, int] | None:
+        row = self.connection.execute(
+            "SELECT mtime_ns, size, racy FROM files WHERE store = ? AND name = ?", (store, name)
+        ).fetchone()
+        return None if row is None else (row[0], row[1], row[2])
+
     def put_file(self, store: str, row: FileRow) -> None:
         self.connection.execute(
             "INSERT OR REPLACE INTO files(store, name, kind, mtime_ns, size, sha256, racy, record_id)"
@@ -228,17 +242,21 @@ class Index:
         cursor = self.connection.execute(
             "INSERT INTO records(id, store, file, state, scope, project_key, memory_type, memory_class,"
             " authority, lifecycle, title, summary, body, tasks, version, created_at, updated_at, json,"
-            " sel_paths, sel_operations, sel_phases, terms)"
-            " VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            " sel_paths, sel_operations, sel_phases, terms, outcomes)"
+            " VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 record.id, store, file, state, record.scope, record.project_key, record.memory_type,
                 record.memory_class, record.authority, record.lifecycle, record.title,
-                record.manifest_summary, record.text, " ".join(selectors.tasks),
+                record.manifest_summary, record.text, "\n".join(selectors.tasks),
                 record.version, record.created_at, record.updated_at, record_json(record, state),
                 compile_patterns(selectors.paths), _word_set(selectors.operations),
-                _word_set(selectors.phases), terms,
+                _word_set(selectors.phases), terms, _outcomes(record),
             ),
         )  # fmt: skip
+        self.connection.executemany(
+            "INSERT INTO path_anchors(record, anchor) VALUES(?, ?)",
+            [(cursor.lastrowid, anchor) for anchor in path_anchors(selectors.paths)],
+        )
         if self.has_fts:
             # The FTS row shares the record row's rowid, so it can be found without a scan.
             self.connection.execute(
@@ -258,6 +276,7 @@ class Index:
         if row is None:
             return
         self.connection.execute("DELETE FROM records WHERE rowid = ?", (row[0],))
+        self.connection.execute("DELETE FROM path_anchors WHERE record = ?", (row[0],))
         if self.has_fts:
             self.connection.execute("DELETE FROM records_fts WHERE rowid = ?", (row[0],))
 
@@ -424,8 +443,20 @@ class Index:
             self.connection.execute(
                 "DELETE FROM records_fts WHERE rowid IN (SELECT rowid FROM records WHERE store = ?)", (store,)
             )
+        self.connection.execute(
+            "DELETE FROM path_anchors WHERE record IN (SELECT rowid FROM records WHERE store = ?)", (store,)
+        )
         for table in ("records", "files", "invalid", "forgotten_ids"):
             self.connection.execute(f"DELETE FROM {table} WHERE store = ?", (store,))
+
+
+def _outcomes(record: Record) -> str:
+    """The outcome counts ranking needs, as "used-successfully ignored corrected failure"."""
+    if record.application is None:
+        return ""
+    counts = record.application
+    names = ("used-successfully", "ignored", "corrected", "contributed-to-failure")
+    return " ".join(str(counts.count(name)) for name in names)
 
 
 def _word_set(values: Sequence[str]) -> str:

@@ -62,3 +62,15 @@ def test_ruff_is_clean() -> None:
 def test_mypy_strict_is_clean() -> None:
     done = subprocess.run([sys.executable, "-m", "mypy"], cwd=ROOT, capture_output=True, text=True)
     assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_every_subpackage_ships_in_the_wheel() -> None:
+    # pyproject lists packages by hand (hooks/, skills/ and templates/ are mapped into the
+    # package): a new folder of modules must be listed too, or the wheel leaves it out.
+    import tomllib
+
+    listed = set(tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"])
+    on_disk = {
+        ".".join(path.parent.relative_to(ROOT).parts) for path in (ROOT / "comet_git").rglob("__init__.py")
+    }
+    assert on_disk <= listed, f"add to [tool.setuptools] packages: {sorted(on_disk - listed)}"

@@ -33,7 +33,15 @@ def context(path: Path, options: dict[str, Any], *, record_applications: bool) -
         data = {
             "schema": service.TASK_SCHEMA,
             "project": {"key": None},
-            "request": {"task": options["task"]},
+            "request": {
+                "task": options["task"],
+                "path": options.get("request_path"),
+                "operation": options.get("operation"),
+                "phase": options.get("phase"),
+                "session": options.get("session"),
+                "contextBudget": options.get("budget", 6000),
+                "maxEntries": options.get("max_entries", 12),
+            },
             "context": [],
             "manifest": [],
             "budget": {"limit": options.get("budget", 6000), "used": 0},

@@ -16,9 +16,7 @@ import uuid
 from dataclasses import dataclass, field
 from typing import Any
 
-from comet_git.director.select import Candidate, TaskRequest
-
-DIRECT_POLICIES = 3
+from comet_git.director.select import DIRECT_POLICIES, Candidate, Selection, TaskRequest
 
 
 @dataclass
@@ -36,28 +34,42 @@ def application_id() -> str:
     return "ap-" + uuid.uuid4().hex[:16]
 
 
-def deliver(candidates: list[Candidate], request: TaskRequest, already_given: set[str]) -> Delivery:
+def deliver(selection: Selection, request: TaskRequest) -> Delivery:
     delivery = Delivery()
+    if selection.already_given:
+        delivery.omitted["already given in this session"] = selection.already_given
+    core = [c for c in selection.candidates if c.memory_type == "core-profile"]
+    others = [c for c in selection.candidates if c.memory_type != "core-profile"]
+    # The core profile goes first, whatever the scores; when it cannot all fit, the shorter
+    # records go in full before a long one crowds them out.
+    fits_whole = sum(len(_text(c)) for c in core) <= request.budget
+    for candidate in core if fits_whole else sorted(core, key=lambda c: len(_text(c))):
+        if not _add_context(delivery, candidate, request.budget):
+            _offer_manifest(delivery, candidate, request)
     direct_left = DIRECT_POLICIES
-    for candidate in candidates:
-        if candidate.id in already_given:
-            delivery.omit("already given in this session")
+    for candidate in others:
+        if candidate.record is None:  # ranked too low to be read: beyond anything that could fit
+            full = len(delivery.manifest) >= request.max_entries
+            delivery.omit("beyond --max-entries" if full else "over the character budget")
             continue
-        full = candidate.memory_type == "core-profile" or (
+        direct = (
             direct_left > 0
             and candidate.memory_type == "collaboration-policy"
             and candidate.lifecycle == "proven"
             and candidate.strong
         )
-        if full and _add_context(delivery, candidate, request.budget):
-            if candidate.memory_type != "core-profile":
-                direct_left -= 1
+        if direct and _add_context(delivery, candidate, request.budget):
+            direct_left -= 1
             continue
-        if len(delivery.manifest) >= request.max_entries:
-            delivery.omit("beyond --max-entries")
-        elif not _add_manifest(delivery, candidate, request.budget):
-            delivery.omit("over the character budget")
+        _offer_manifest(delivery, candidate, request)
     return delivery
+
+
+def _offer_manifest(delivery: Delivery, candidate: Candidate, request: TaskRequest) -> None:
+    if len(delivery.manifest) >= request.max_entries:
+        delivery.omit("beyond --max-entries")
+    elif not _add_manifest(delivery, candidate, request.budget):
+        delivery.omit("over the character budget")
 
 
 def _text(candidate: Candidate) -> str:

@@ -8,31 +8,37 @@ and never pays for importing pathspec on the agent's hot path.
 from __future__ import annotations
 
 import functools
-import json
 import re
 from collections.abc import Sequence
 
+FIELD, ITEM = "\x1f", "\x1e"
+
 
 def compile_patterns(patterns: Sequence[str]) -> str:
-    """JSON [[pattern, include, regex], ...] for the index ('' when there are none)."""
+    """The index's form: pattern, "+" or "-" (include or exclude) and regex per pattern,
+    joined by control characters ('' when there are none)."""
     if not patterns:
         return ""
     import pathspec
 
     spec = pathspec.GitIgnoreSpec.from_lines(list(patterns))
-    compiled = [
-        [source, bool(pattern.include), pattern.regex.pattern]
+    return ITEM.join(
+        FIELD.join((source, "+" if pattern.include else "-", pattern.regex.pattern))
         for source, pattern in zip(patterns, spec.patterns, strict=False)
         if pattern.regex is not None and pattern.include is not None
-    ]
-    return json.dumps(compiled, ensure_ascii=False)
+    )
 
 
 @functools.lru_cache(maxsize=4096)
-def _regex(expression: str) -> re.Pattern[str]:
-    return re.compile(expression)
+def _parsed(compiled: str) -> tuple[tuple[str, bool, re.Pattern[str]], ...]:
+    items = []
+    for item in compiled.split(ITEM):
+        source, include, expression = item.split(FIELD)
+        items.append((source, include == "+", re.compile(expression)))
+    return tuple(items)
 
 
+@functools.lru_cache(maxsize=16384)
 def match(compiled: str, path: str, is_dir: bool) -> str | None:
     """The pattern that makes `path` match (gitignore's rule: the last matching one
     decides, and a `!pattern` excludes), or None.  A directory matches a pattern that
@@ -41,8 +47,7 @@ def match(compiled: str, path: str, is_dir: bool) -> str | None:
         return None
     candidates = [path, path + "/"] if is_dir else [path]
     result: str | None = None
-    for source, include, expression in json.loads(compiled):
-        regex = _regex(expression)
+    for source, include, regex in _parsed(compiled):
         if any(regex.match(candidate) for candidate in candidates) or (is_dir and _inside(source, path)):
             result = source if include else None
     return result
@@ -52,6 +57,21 @@ def _inside(pattern: str, directory: str) -> bool:
     """Whether a pattern names something below `directory` (src/auth/login.py under src/auth)."""
     literal = pattern.lstrip("/").split("*", 1)[0].split("?", 1)[0].split("[", 1)[0]
     return literal.startswith(directory.rstrip("/") + "/")
+
+
+def path_anchors(patterns: Sequence[str]) -> set[str]:
+    """The folders these patterns are rooted at: '' for a pattern that can match at any
+    depth (no slash but a trailing one, or a leading ** or a negation), else the literal
+    folder before the first wildcard ("src/auth/**" -> "src/auth", "src/*.py" -> "src")."""
+    anchors: set[str] = set()
+    for pattern in patterns:
+        body = pattern.rstrip("/")
+        if pattern.startswith("!") or "/" not in body or body.startswith("**"):
+            anchors.add("")
+            continue
+        literal = re.split(r"[*?\[]", body.lstrip("/"), maxsplit=1)[0]
+        anchors.add(literal.rsplit("/", 1)[0] if "/" in literal else "")
+    return anchors
 
 
 def normalize_request_path(path: str) -> str:

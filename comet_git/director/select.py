@@ -26,16 +26,17 @@ above inferred, project- and path-specific above global, and lets outcomes move 
 
 from __future__ import annotations
 
-import datetime as dt
 import json
 import math
 from dataclasses import dataclass, field
 from typing import Any
 
 from comet_git.director.paths import match as path_match
-from comet_git.director.text import bm25_scores, fts_query, mentions
+from comet_git.director.text import TaskText, bm25_scores, fts_query, mentions, tokens
 
-LEXICAL_FLOOR = 0.15  # relative BM25 below this is noise, not relevance
+LEXICAL_FLOOR = 0.15  # relevance below this is noise
+STRONG_RELEVANCE = 0.5  # relevance from which text alone counts as a direct match
+DIRECT_POLICIES = 3  # proven policies delivered in full, beyond the core profile
 
 
 @dataclass(frozen=True)
@@ -48,6 +49,7 @@ class TaskRequest:
     budget: int = 6000
     max_entries: int = 12
     session: str | None = None
+    already_given: frozenset[str] = frozenset()  # by earlier calls of the same session
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -83,128 +85,247 @@ class Candidate:
 class Selection:
     candidates: list[Candidate]  # applicable and positively matched (or core-profile), best first
     excluded: dict[str, str]  # id -> the condition that excluded it (for explain)
+    already_given: int = 0  # applicable, but given earlier in this session
 
 
-def select(connection: Any, stores: list[str], request: TaskRequest, has_fts: bool) -> Selection:
-    rows = connection.execute(
-        "SELECT id, store, memory_type, authority, lifecycle, scope, title, summary, updated_at,"
-        " sel_paths, sel_operations, sel_phases, tasks, rowid FROM records"
-        f" WHERE store IN ({', '.join('?' for _ in stores)})"
-        " AND state = 'live' AND lifecycle != 'superseded'",
-        stores,
-    ).fetchall()
-    lexical = _lexical(connection, stores, request.task, has_fts)
-    best = max(lexical.values(), default=0.0)
+DETAIL_SLACK = 24  # candidates read in full beyond what max-entries needs, for budget skips
+
+
+def select(
+    connection: Any, stores: list[str], request: TaskRequest, has_fts: bool, *, everything: bool = False
+) -> Selection:
+    """The applicable candidates, best first.  The ones delivery can reach (every core-profile
+    record, then the best others) come with their title, summary and full record; the rest
+    are ranked from the index's columns alone and never read.
+
+    Only rows that could match are read: core-profile records, records a selector of the
+    request could fire (operation or phase alone, a path anchor on the request path) and
+    records the full-text index finds for the task text.  `everything` reads every row, so
+    that `explain` can say why a record was excluded."""
+    task = TaskText(request.task)
+    relevance = _lexical(connection, request.task, has_fts)
+    rows = _rows(connection, stores, request, [r for r, value in relevance.items() if value >= LEXICAL_FLOOR],
+                 _keyword_hits(connection, request.task, has_fts), everything)  # fmt: skip
     operation = (request.operation or "").lower()
     phase = (request.phase or "").lower()
     chosen: list[Candidate] = []
     excluded: dict[str, str] = {}
     for row in rows:
-        (record_id, store, memory_type, authority, lifecycle, scope, title, summary, updated_at,
-         paths, operations, phases, tasks, rowid) = row  # fmt: skip
+        (record_id, store, memory_type, authority, lifecycle, scope, age_days,
+         paths, operations, phases, tasks, rowid, outcomes) = row  # fmt: skip
         why: list[str] = ["current project" if scope == "project" else "your global memory"]
-        score = 3.0 * (authority == "explicit") + 2.0 * (lifecycle == "proven") + 1.5 * (scope == "project")
+        matches = 0.0  # how well the request matches: ranks first
         strong = False
+        only_operations = not paths and not tasks  # a rule that fires on its operation/phase alone
         if paths and request.path is not None:
             matched = path_match(paths, request.path, request.path_is_dir)
             if matched is None:
                 excluded[record_id] = f"path {request.path} does not match its paths selector"
                 continue
             why.append(f"path matches {matched}")
-            score += 3.0 + min(0.25 * matched.strip("/").count("/"), 1.0)
+            matches += 3.0 + min(0.25 * matched.strip("/").count("/"), 1.0)
             strong = True
+        fired = False
         if operations and operation:
             if f",{operation}," not in operations:
                 excluded[record_id] = f"operation {operation} is not in its operations selector"
                 continue
             why.append(f"operation is {operation}")
-            score += 2.0
-            strong = True
+            matches += 2.0 if only_operations else 0.5
+            fired = only_operations
         if phases and phase:
             if f",{phase}," not in phases:
                 excluded[record_id] = f"phase {phase} is not in its phases selector"
                 continue
             why.append(f"phase is {phase}")
-            score += 1.0
-            strong = True
-        keywords = mentions(request.task, tasks.split()) if tasks else []
+            matches += 1.0 if only_operations else 0.25
+            fired = fired or only_operations
+        keywords = mentions(task, tasks.split("\n")) if tasks else []
         if keywords:
             why.append("task mentions " + ", ".join(keywords[:3]))
-            score += min(2.0 * len(keywords), 4.0)
+            matches += min(2.0 * len(keywords), 4.0)
             strong = True
-        relevance = lexical.get(rowid, 0.0) / best if best else 0.0
-        if relevance >= LEXICAL_FLOOR:
-            score += 4.0 * relevance
+        relevant = relevance.get(rowid, 0.0)
+        if relevant >= LEXICAL_FLOOR:
+            matches += 4.0 * min(relevant, 1.0)
             if not keywords:
-                why.append("task text is relevant" + (" (strongly)" if relevance >= 0.5 else ""))
-            strong = strong or relevance >= 0.5
-        positive = strong or relevance >= LEXICAL_FLOOR
+                why.append("task text is relevant" + (" (strongly)" if relevant >= STRONG_RELEVANCE else ""))
+            strong = strong or relevant >= STRONG_RELEVANCE
+        positive = strong or fired or relevant >= LEXICAL_FLOOR
         if not positive and memory_type != "core-profile":
             excluded[record_id] = "nothing in the request matches it (no selector, keyword or relevant text)"
             continue
         if authority == "explicit":
             why.append("explicitly set by you")
-        score += 0.5 * _recency(updated_at)
-        fields = (record_id, store, memory_type, authority, lifecycle, scope, title, summary, updated_at)
-        chosen.append(Candidate(*fields, score=score, why=why, positive=positive, strong=strong))
-    _apply_history(connection, chosen)
+        # Authority, lifecycle and scope order records that match alike; they do not
+        # outweigh a better match.
+        score = (
+            matches
+            + 1.0 * (authority == "explicit")
+            + 1.0 * (lifecycle == "proven")
+            + 0.5 * (scope == "project")
+            + 0.5 * _recency(age_days)
+            + _history(outcomes, why)
+        )
+        fields = (record_id, store, memory_type, authority, lifecycle, scope, "", "", "")
+        chosen.append(Candidate(*fields, score=score, why=why, positive=positive, strong=strong or fired))
     chosen.sort(key=lambda c: (-c.score, c.id))
-    return Selection(chosen, excluded)
+    given = [c for c in chosen if c.id in request.already_given]
+    chosen = [c for c in chosen if c.id not in request.already_given]
+    reach = request.max_entries + DIRECT_POLICIES + DETAIL_SLACK
+    core = [c for c in chosen if c.memory_type == "core-profile"]
+    others = [c for c in chosen if c.memory_type != "core-profile"]
+    _add_details(connection, chosen if everything else core + others[:reach])
+    return Selection(chosen, excluded, len(given))
 
 
-def _lexical(connection: Any, stores: list[str], task: str, has_fts: bool) -> dict[int, float]:
-    """rowid -> BM25 relevance (higher is better) of each record to the task text."""
+_COLUMNS = (
+    "id, store, memory_type, authority, lifecycle, scope, julianday('now') - julianday(updated_at),"
+    " sel_paths, sel_operations, sel_phases, tasks, rowid, outcomes"
+)
+
+
+def _rows(
+    connection: Any,
+    stores: list[str],
+    request: TaskRequest,
+    lexical_hits: list[int],
+    keyword_hits: list[int],
+    everything: bool,
+) -> list[tuple[Any, ...]]:
+    where = f"store IN ({', '.join('?' for _ in stores)}) AND state = 'live' AND lifecycle != 'superseded'"
+    params: list[Any] = list(stores)
+    if not everything:
+        could_match = [
+            "memory_type = 'core-profile'",
+            "rowid IN (SELECT value FROM json_each(?))",
+        ]
+        params.append(json.dumps(sorted(set(lexical_hits) | set(keyword_hits))))
+        if request.operation or request.phase:
+            could_match.append(
+                "(sel_paths = '' AND tasks = '' AND (sel_operations != '' OR sel_phases != ''))"
+            )
+        if request.path is not None:
+            anchored = "anchor IN (SELECT value FROM json_each(?))"
+            params.append(json.dumps(path_prefixes(request.path)))
+            if request.path_is_dir:  # a folder also gets what is anchored inside it
+                anchored += " OR anchor LIKE ? ESCAPE '\\'"
+                escaped = request.path.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+                params.append(escaped + "/%")
+            could_match.append(f"rowid IN (SELECT record FROM path_anchors WHERE {anchored})")
+        where += " AND (" + " OR ".join(could_match) + ")"
+    rows: list[tuple[Any, ...]] = connection.execute(
+        f"SELECT {_COLUMNS} FROM records WHERE {where}", params
+    ).fetchall()
+    return rows
+
+
+def path_prefixes(path: str) -> list[str]:
+    """'' and every folder above `path` (and `path` itself): the anchors that could match it."""
+    parts = path.split("/")
+    return ["", *("/".join(parts[: n + 1]) for n in range(len(parts)))]
+
+
+def _history(outcomes: str, why: list[str]) -> float:
+    """Outcomes reported on earlier deliveries move the score (and say so)."""
+    if not outcomes:
+        return 0.0
+    success, ignored, corrected, failed = (int(n) for n in outcomes.split())
+    if success:
+        why.append("recently applied successfully")
+    return 0.5 * min(success, 4) - 0.25 * ignored - 1.0 * corrected - 1.5 * failed
+
+
+def _add_details(connection: Any, candidates: list[Candidate]) -> None:
+    if not candidates:
+        return
+    by_id = {candidate.id: candidate for candidate in candidates}
+    rows = connection.execute(
+        f"SELECT id, title, summary, json FROM records WHERE id IN ({', '.join('?' for _ in by_id)})",
+        list(by_id),
+    ).fetchall()
+    for record_id, title, summary, text in rows:
+        candidate = by_id[record_id]
+        candidate.title, candidate.summary, candidate.record = title, summary, json.loads(text)
+
+
+def _lexical(connection: Any, task: str, has_fts: bool) -> dict[int, float]:
+    """rowid -> relevance of each record's text to the task text, in 0..1.
+
+    Relevance is coverage (the share of the task's information, idf-weighted, that the
+    record's text contains) times the record's BM25 relative to the best one (between
+    0.5 and 1): one shared filler word covers little of a task, however well it scores."""
+    wanted = list(dict.fromkeys(tokens(task)))
+    if not wanted:
+        return {}
+    total, postings = _postings(connection, wanted, has_fts)
+    idf = {
+        token: math.log(1 + (total - len(rows) + 0.5) / (len(rows) + 0.5))
+        for token, rows in postings.items()
+        if rows
+    }
+    weight = sum(idf.values())
+    if not weight:
+        return {}
+    covered: dict[int, float] = {}
+    for token, rows in postings.items():
+        for rowid in rows:
+            covered[rowid] = covered.get(rowid, 0.0) + idf.get(token, 0.0)
+    bm25 = _bm25(connection, task, has_fts, set(covered))
+    best = max(bm25.values(), default=0.0) or 1.0
+    return {
+        rowid: (value / weight) * (0.5 + 0.5 * bm25.get(rowid, 0.0) / best)
+        for rowid, value in covered.items()
+    }
+
+
+def _postings(connection: Any, wanted: list[str], has_fts: bool) -> tuple[int, dict[str, set[int]]]:
+    """How many live records there are, and which of them contain each token."""
+    total = connection.execute("SELECT count(*) FROM records").fetchone()[0]  # counted from an index
+    if has_fts:
+        return total, {
+            token: {row[0] for row in connection.execute(
+                "SELECT rowid FROM records_fts WHERE records_fts MATCH ?", [fts_query(token)]
+            )}
+            for token in wanted
+        }  # fmt: skip
+    postings: dict[str, set[int]] = {token: set() for token in wanted}
+    for rowid, terms in connection.execute("SELECT rowid, terms FROM records WHERE state = 'live'"):
+        present = set(terms.split())
+        for token in wanted:
+            if token in present:
+                postings[token].add(rowid)
+    return total, postings
+
+
+def _bm25(connection: Any, task: str, has_fts: bool, rowids: set[int]) -> dict[int, float]:
     if has_fts:
         query = fts_query(task)
-        if query is None:
-            return {}
         rows = connection.execute(
-            "SELECT f.rowid, -bm25(records_fts, 0, 0, 0, 0, 1.0) FROM records_fts f"
-            " JOIN records r ON r.rowid = f.rowid WHERE records_fts MATCH ?"
-            f" AND r.store IN ({', '.join('?' for _ in stores)}) AND r.state = 'live'",
-            [query, *stores],
+            "SELECT rowid, -bm25(records_fts, 0, 0, 0, 0, 1.0) FROM records_fts WHERE records_fts MATCH ?",
+            [query],
         ).fetchall()
         return {rowid: score for rowid, score in rows if score > 0}
     documents = dict(
         connection.execute(
-            f"SELECT rowid, terms FROM records WHERE store IN ({', '.join('?' for _ in stores)})"
-            " AND state = 'live'",
-            stores,
+            f"SELECT rowid, terms FROM records WHERE rowid IN ({', '.join('?' for _ in rowids)})",
+            list(rowids),
         ).fetchall()
     )
     return {int(key): value for key, value in bm25_scores(task, documents).items()}
 
 
-def _apply_history(connection: Any, candidates: list[Candidate]) -> None:
-    """Outcomes reported on earlier deliveries move the score (and say so)."""
-    if not candidates:
-        return
-    by_id = {candidate.id: candidate for candidate in candidates}
-    rows = connection.execute(
-        f"SELECT id, json FROM records WHERE id IN ({', '.join('?' for _ in by_id)})", list(by_id)
-    ).fetchall()
-    for record_id, text in rows:
-        record = json.loads(text)
-        candidate = by_id[record_id]
-        candidate.record = record
-        counts = (record.get("application") or {}).get("counts") or {}
-        success = min(int(counts.get("used-successfully", 0)), 4)
-        candidate.score += (
-            0.5 * success
-            - 0.25 * int(counts.get("ignored", 0))
-            - 1.0 * int(counts.get("corrected", 0))
-            - 1.5 * int(counts.get("contributed-to-failure", 0))
-        )
-        if success:
-            candidate.why.append("recently applied successfully")
+def _keyword_hits(connection: Any, task: str, has_fts: bool) -> list[int]:
+    """Rows whose `tasks` keywords share a word with the task (checked exactly later)."""
+    query = fts_query(task, column="tasks")
+    if not has_fts or query is None:
+        return [row[0] for row in connection.execute("SELECT rowid FROM records WHERE tasks != ''")]
+    return [
+        row[0]
+        for row in connection.execute("SELECT rowid FROM records_fts WHERE records_fts MATCH ?", [query])
+    ]
 
 
-def _recency(updated_at: str) -> float:
-    try:
-        moment = dt.datetime.fromisoformat(updated_at.replace("Z", "+00:00"))
-    except ValueError:
-        return 0.0
-    if moment.tzinfo is None:
-        moment = moment.replace(tzinfo=dt.timezone.utc)
-    age_days = max((dt.datetime.now(dt.timezone.utc) - moment).total_seconds() / 86400, 0.0)
-    return math.exp(-age_days / 180)
+def _recency(age_days: float | None) -> float:
+    """1 for a record updated today, halving about every four months."""
+    return math.exp(-max(age_days or 0.0, 0.0) / 180)

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -50,19 +52,25 @@ def make_request(
 
 
 def _repository_path(ws: Workspace, path: str) -> tuple[str, bool]:
-    """The request path relative to the repository root; it may be given relative to the
-    root or to the current directory (or the PATH argument), or absolute."""
+    """The request path relative to the repository root.  It may be absolute, or relative to
+    the current directory (as git reads paths), or relative to the root; a path that exists
+    nowhere yet (a file about to be written) is read from the current directory when that
+    is inside the repository."""
     if ws.location is None:
         return normalize_request_path(path), path.endswith("/")
     root = ws.location.worktree_root.resolve()
+    here = Path.cwd().resolve()
     given = Path(path)
-    bases = [Path.cwd(), ws.path] if not given.is_absolute() else [Path("/")]
+    bases = [Path("/")] if given.is_absolute() else [here, root]
     for base in bases:
-        candidate = (base / given).resolve() if not given.is_absolute() else given.resolve()
+        candidate = Path(os.path.normpath(base / given))
         if candidate.exists() and candidate.is_relative_to(root):
             return normalize_request_path(candidate.relative_to(root).as_posix()), candidate.is_dir()
-    relative = normalize_request_path(path)
-    return relative, (root / relative).is_dir() or path.endswith("/")
+    base = here if here.is_relative_to(root) and not given.is_absolute() else root
+    candidate = Path(os.path.normpath(base / given))
+    if not candidate.is_relative_to(root):
+        return normalize_request_path(path), path.endswith("/")
+    return normalize_request_path(candidate.relative_to(root).as_posix()), path.endswith("/")
 
 
 def _empty(ws: Workspace, request: TaskRequest, retrieval: str, diagnostics: list[str]) -> dict[str, Any]:
@@ -84,9 +92,9 @@ def task_context(ws: Workspace, request: TaskRequest, *, record_applications: bo
     try:
         if not ws.setting("memory.retrieval").value:
             return _empty(ws, request, "disabled", ["memory.retrieval is off: no memory is delivered"])
-        selection = _select(ws, request)
-        given = _session_given(ws, request.session) if record_applications else set()
-        delivery = deliver(selection.candidates, request, given)
+        if record_applications and request.session:
+            request = replace(request, already_given=frozenset(_session_given(ws, request.session)))
+        delivery = deliver(_select(ws, request), request)
         if record_applications:
             _journal_delivery(ws, request, delivery)
             _session_remember(ws, request.session, delivery)
@@ -98,8 +106,8 @@ def task_context(ws: Workspace, request: TaskRequest, *, record_applications: bo
     return _output(ws, request, delivery)
 
 
-def _select(ws: Workspace, request: TaskRequest) -> Selection:
-    result = ws.provider().query(Query(task=request))
+def _select(ws: Workspace, request: TaskRequest, *, every_row: bool = False) -> Selection:
+    result = ws.provider().query(Query(task=request, every_row=every_row))
     assert result.selection is not None
     return result.selection
 
@@ -321,7 +329,9 @@ def explain(ws: Workspace, record_id: str, request: TaskRequest) -> dict[str, An
     )
     check("lifecycle", record["lifecycle"] != "superseded", f"lifecycle is {record['lifecycle']}")
     selection = (
-        _select(ws, request) if view.state != "forgotten" and record["lifecycle"] != "superseded" else None
+        _select(ws, request, every_row=True)
+        if view.state != "forgotten" and record["lifecycle"] != "superseded"
+        else None
     )
     if selection is not None:
         reason = selection.excluded.get(record_id)
@@ -345,7 +355,7 @@ def explain(ws: Workspace, record_id: str, request: TaskRequest) -> dict[str, An
             check("task", False, reason)
         elif candidate is not None:
             check("task", True, "; ".join(candidate.why))
-        delivery = deliver(selection.candidates, request, set())
+        delivery = deliver(selection, request)
         placement = next(
             (
                 name

@@ -9,6 +9,7 @@ column of the full-text index holds the tokens, so FTS5's BM25 ranks them, and
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from collections import Counter
@@ -20,7 +21,7 @@ _STOPWORD_TEXT = """
     a an and are as at be by do does for from has have how i if in into is it its me my of on or our
     so than that the their them then there these this those to up us was we were what when where which
     while who why will with you your all any can could should would must not no yes also just only
-    please let make sure need needs want
+    please let make sure need needs want fix add write new one update change get set
 """
 STOPWORDS = frozenset(_STOPWORD_TEXT.split())
 
@@ -30,6 +31,12 @@ def _stem(word: str) -> str:
         if len(word) > len(suffix) + 3 and word.endswith(suffix):
             return word[: -len(suffix)]
     return word
+
+
+@functools.lru_cache(maxsize=8192)
+def keyword_tokens(keyword: str) -> tuple[str, ...]:
+    """Tokens of a `tasks` keyword: few distinct ones recur across many records."""
+    return tuple(tokens(keyword))
 
 
 def tokens(text: str) -> list[str]:
@@ -47,12 +54,12 @@ def terms_of(*texts: str) -> str:
     return " ".join(token for text in texts for token in tokens(text))
 
 
-def fts_query(text: str) -> str | None:
-    """An FTS5 query matching any token of `text` in the `terms` column."""
+def fts_query(text: str, column: str = "terms") -> str | None:
+    """An FTS5 query matching any token of `text` in `column`."""
     unique = list(dict.fromkeys(tokens(text)))
     if not unique:
         return None
-    return "terms : (" + " OR ".join('"' + token.replace('"', '""') + '"' for token in unique) + ")"
+    return f"{column} : (" + " OR ".join('"' + token.replace('"', '""') + '"' for token in unique) + ")"
 
 
 def bm25_scores(query: str, documents: dict[str, str], k1: float = 1.2, b: float = 0.75) -> dict[str, float]:
@@ -79,13 +86,19 @@ def bm25_scores(query: str, documents: dict[str, str], k1: float = 1.2, b: float
     return scores
 
 
-def mentions(task: str, keywords: Iterable[str]) -> list[str]:
+class TaskText:
+    """A task text prepared once for matching against many records' keywords."""
+
+    def __init__(self, text: str) -> None:
+        self.lowered = text.lower()
+        self.tokens = frozenset(tokens(text))
+
+
+def mentions(task: TaskText, keywords: Iterable[str]) -> list[str]:
     """The `tasks` selector keywords that the task text mentions (as words or phrases)."""
-    lowered = task.lower()
-    task_tokens = set(tokens(task))
     hits: list[str] = []
     for keyword in keywords:
-        keyword_tokens: Sequence[str] = tokens(keyword)
-        if keyword.lower() in lowered or (keyword_tokens and all(t in task_tokens for t in keyword_tokens)):
+        wanted: Sequence[str] = keyword_tokens(keyword)
+        if keyword.lower() in task.lowered or (wanted and all(t in task.tokens for t in wanted)):
             hits.append(keyword)
     return hits

@@ -50,6 +50,7 @@ class Query:
     include_forgotten: bool = False
     with_history: bool = False
     task: TaskRequest | None = None  # a Context Director request: rank what applies to it
+    every_row: bool = False  # with `task`: consider every record, to say why each was excluded
 
 
 @dataclass(frozen=True)

@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import contextlib
+import os
 import sqlite3
+import subprocess
+import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from comet_git.director.select import select
+from comet_git.director.select import TaskRequest, select
 from comet_git.errors import CometError, InvalidInputError, NotFoundError, RecordFormatError, StoreError
 from comet_git.index import Index, IndexedRecord
 from comet_git.provider import (
@@ -27,7 +31,7 @@ from comet_git.provider import (
     StatusReport,
     StoreStatus,
 )
-from comet_git.provider.sync import StoreSync, scan
+from comet_git.provider.sync import StoreSync, folder_marks, marks_key, scan, scanned_key
 from comet_git.provider.writes import StoreWriter
 from comet_git.records.history import RecordHistory
 from comet_git.records.model import (
@@ -40,6 +44,24 @@ from comet_git.records.model import (
     utc_now,
 )
 from comet_git.store import Home, ScopeStore, file_lock
+
+FULL_SCAN_SECONDS = 60.0  # the hot path rescans every file at most this often (in the background)
+VERIFIED_EXTRA = 8  # beyond --max-entries: the best candidates whose files are checked by stat
+
+
+def refresh_in_background(home: Home, project_key: str | None) -> None:
+    """Start a detached full refresh of the visible stores.  Never raises."""
+    with contextlib.suppress(OSError):
+        subprocess.Popen(
+            [sys.executable, "-m", "comet_git.provider.background", *([project_key] if project_key else [])],
+            cwd=home.root,  # not the repository: its own files must never shadow the package
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            start_new_session=True,
+            env={**os.environ, "COMET_HOME": str(home.root)},
+        )
+
 
 # Which command-line flag sets which record key, for error messages.
 FLAG_OF_KEY = {
@@ -188,16 +210,24 @@ class LocalProvider:
                     yield writer
                     writer.render_profile()
 
-    def refresh(self, index: Index, store: ScopeStore, *, held: bool) -> list[str]:
-        """Bring the index up to date with `store`'s files; returns notes on hand edits taken in."""
+    def refresh(self, index: Index, store: ScopeStore, *, held: bool, quick: bool = False) -> list[str]:
+        """Bring the index up to date with `store`'s files; returns notes on hand edits taken in.
+
+        `quick` (the agent's hot path) trusts the index when the store's folders and
+        profile.md are as the last full scan left them and that scan is recent; an older
+        scan is redone in the background, so the agent is served at once."""
         if not store.exists():
+            return []
+        if quick and self._quick_check(index, store):
             return []
         found = scan(index, store)
         if found.clean and store.profile_path.exists():
-            if found.clean_listings:
-                with index.transaction():
-                    for key, digest in found.clean_listings.items():
-                        index.set_meta(key, digest)
+            with index.transaction():
+                for key, digest in found.clean_listings.items():
+                    index.set_meta(key, digest)
+                marks = folder_marks(store)
+                index.set_meta(marks_key(store), marks or "")
+                index.set_meta(scanned_key(store), str(time.time()))
             return []
         with contextlib.ExitStack() as stack:
             if not held and not stack.enter_context(store.lock(wait=False)):
@@ -207,15 +237,38 @@ class LocalProvider:
                 return StoreSync(index, store).run(found).notes
         return []
 
+    def _quick_check(self, index: Index, store: ScopeStore) -> bool:
+        marks = folder_marks(store)
+        if marks is None or index.get_meta(marks_key(store)) != marks:
+            return False
+        scanned = float(index.get_meta(scanned_key(store)) or 0)
+        if time.time() - scanned > FULL_SCAN_SECONDS:
+            refresh_in_background(self.home, self.project_key)
+        return True
+
+    def verify_files(self, index: Index, ids: list[str]) -> bool:
+        """Whether these records' files are as indexed (a hand edit in place would show here)."""
+        for record_id in ids:
+            indexed = index.record(record_id)
+            if indexed is None:
+                return False
+            store = next((s for s in self.visible_stores() if s.name == indexed.store), None)
+            row = index.file_stat(indexed.store, indexed.file)
+            try:
+                stat = (store.root / indexed.file).stat() if store else None
+            except FileNotFoundError:
+                return False
+            if row is None or stat is None or row[2] or (row[0], row[1]) != (stat.st_mtime_ns, stat.st_size):
+                return False
+        return True
+
     # -- the contract ------------------------------------------------------------
 
     def query(self, query: Query) -> QueryResult:
         stores = [s for s in self.visible_stores() if s.scope in query.scopes]
         names = [s.name for s in stores]
         if query.task is not None:
-            with self.session() as index:
-                selection = select(index.connection, names, query.task, index.has_fts)
-                return QueryResult([], self._invalid(index, stores), selection=selection)
+            return self._select(query.task, stores, query.every_row)
         states = ("live", "forgotten") if query.include_forgotten else ("live",)
         with self.session() as index:
             found = index.select(
@@ -235,6 +288,19 @@ class LocalProvider:
         if query.with_history:
             result.history.update({view.id: self._history(view) for view in result.records})
         return result
+
+    def _select(self, request: TaskRequest, stores: list[ScopeStore], every_row: bool) -> QueryResult:
+        names = [s.name for s in stores]
+        with self._open_index() as index:
+            for store in self.visible_stores():
+                self.refresh(index, store, held=False, quick=True)
+            selection = select(index.connection, names, request, index.has_fts, everything=every_row)
+            shown = [c.id for c in selection.candidates[: request.max_entries + VERIFIED_EXTRA]]
+            if not self.verify_files(index, shown):
+                for store in self.visible_stores():
+                    self.refresh(index, store, held=False)
+                selection = select(index.connection, names, request, index.has_fts, everything=every_row)
+            return QueryResult([], self._invalid(index, stores), selection=selection)
 
     def _explain_missing(self, index: Index, ids: tuple[str, ...], found: set[str], names: list[str]) -> None:
         for record_id in ids:
