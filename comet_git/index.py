@@ -437,18 +437,6 @@ class Index:
         )
         return [InvalidFile(*row) for row in self.connection.execute(sql, stores)]
 
-    def forget_store(self, store: str) -> None:
-        """Drop everything the index knows about one store (before re-reading it whole)."""
-        if self.has_fts:
-            self.connection.execute(
-                "DELETE FROM records_fts WHERE rowid IN (SELECT rowid FROM records WHERE store = ?)", (store,)
-            )
-        self.connection.execute(
-            "DELETE FROM path_anchors WHERE record IN (SELECT rowid FROM records WHERE store = ?)", (store,)
-        )
-        for table in ("records", "files", "invalid", "forgotten_ids"):
-            self.connection.execute(f"DELETE FROM {table} WHERE store = ?", (store,))
-
 
 def _outcomes(record: Record) -> str:
     """The outcome counts ranking needs, as "used-successfully ignored corrected failure"."""

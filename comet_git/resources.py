@@ -1,10 +1,9 @@
-"""Files that ship with comet-git: templates/, hooks/ and skills/.
+"""Files that ship with comet-git: templates/ and hooks/.
 
 They sit at the top of the repository and are installed inside the wheel as
-the subpackages comet_git.templates, comet_git.hook_templates and
-comet_git.skills.  Running from a checkout (tests, `python -m comet_git` in
-the source tree) the subpackages do not exist, so we read the top-level
-folders instead.
+the subpackages comet_git.templates and comet_git.hook_templates.  Running
+from a checkout (tests, `python -m comet_git` in the source tree) the
+subpackages do not exist, so we read the top-level folders instead.
 """
 
 from __future__ import annotations
@@ -13,7 +12,7 @@ from importlib import resources
 from importlib.abc import Traversable
 from pathlib import Path
 
-FOLDERS = {"templates": "templates", "hook_templates": "hooks", "skills": "skills"}
+FOLDERS = {"templates": "templates", "hook_templates": "hooks"}
 
 
 def data_dir(kind: str) -> Traversable:

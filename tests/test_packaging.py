@@ -74,3 +74,22 @@ def test_every_subpackage_ships_in_the_wheel() -> None:
         ".".join(path.parent.relative_to(ROOT).parts) for path in (ROOT / "comet_git").rglob("__init__.py")
     }
     assert on_disk <= listed, f"add to [tool.setuptools] packages: {sorted(on_disk - listed)}"
+
+
+def test_the_wheel_holds_the_templates_and_hooks(tmp_path: Path) -> None:
+    """Built from the files git tracks (as CI's fresh clone would), the wheel ships the
+    package data the installed tool reads at run time."""
+    import zipfile
+
+    source = tmp_path / "clone"
+    subprocess.run(["git", "clone", "-q", str(ROOT), str(source)], check=True)
+    done = subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "--no-build-isolation", "-w", str(tmp_path), "."],
+        cwd=source, capture_output=True, text=True,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stdout + done.stderr
+    (wheel,) = tmp_path.glob("comet_git-*.whl")
+    names = set(zipfile.ZipFile(wheel).namelist())
+    assert "comet_git/templates/profile-preamble.md" in names
+    assert "comet_git/hook_templates/git/shim.sh" in names
+    assert "comet_git/githooks/worker.py" in names

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
@@ -79,7 +78,3 @@ def explain(path: Path, record_id: str, options: dict[str, Any]) -> Output:
     lines = [f"{record_id}: {data['verdict']}"]
     lines += [f"  {c['result']:>4}  {c['check']}: {c['detail']}" for c in data["checks"]]
     return Output(data, "\n".join(lines) + "\n")
-
-
-def json_text(data: dict[str, Any]) -> str:
-    return json.dumps(data, ensure_ascii=False, indent=2)

@@ -9,7 +9,6 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 from comet_git.director.select import TaskRequest, select
@@ -532,7 +531,3 @@ def _same_statement(index: Index, store: ScopeStore, record: Record) -> IndexedR
         if data["memoryType"] == record.memory_type and data["selectors"] == record.selectors.to_json():
             return item
     return None
-
-
-def project_root_path(home: Home, project_key: str) -> Path:
-    return home.project_store(project_key).root
