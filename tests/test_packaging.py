@@ -83,10 +83,9 @@ def test_the_wheel_holds_the_templates_and_hooks(tmp_path: Path) -> None:
 
     source = tmp_path / "clone"
     subprocess.run(["git", "clone", "-q", str(ROOT), str(source)], check=True)
-    done = subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "--no-build-isolation", "-w", str(tmp_path), "."],
-        cwd=source, capture_output=True, text=True,
-    )  # fmt: skip
+    build = [sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "--no-build-isolation"]
+    build += ["-w", str(tmp_path)]
+    done = subprocess.run([*build, "."], cwd=source, capture_output=True, text=True)
     assert done.returncode == 0, done.stdout + done.stderr
     (wheel,) = tmp_path.glob("comet_git-*.whl")
     names = set(zipfile.ZipFile(wheel).namelist())
