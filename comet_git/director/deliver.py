@@ -12,7 +12,7 @@ silently.
 
 from __future__ import annotations
 
-import uuid
+import os
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -31,7 +31,7 @@ class Delivery:
 
 
 def application_id() -> str:
-    return "ap-" + uuid.uuid4().hex[:16]
+    return "ap-" + os.urandom(8).hex()
 
 
 def deliver(selection: Selection, request: TaskRequest) -> Delivery:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import hashlib
-import uuid
+import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -51,7 +51,7 @@ def stable_id(prefix: str, *parts: str) -> str:
 
 
 def random_id(prefix: str) -> str:
-    return f"{prefix}-{uuid.uuid4().hex[:20]}"
+    return f"{prefix}-{os.urandom(10).hex()}"  # os.urandom, not uuid: uuid costs 6 ms to import
 
 
 @dataclass(frozen=True)

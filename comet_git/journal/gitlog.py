@@ -9,9 +9,9 @@ their added and deleted line counts (capped). Never any diff text.
 from __future__ import annotations
 
 import datetime as dt
+import os
 import re
 import subprocess
-import uuid
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -228,7 +228,7 @@ def hook_events(
                 previous,
                 new,
                 at,
-                uuid.uuid4().hex,
+                os.urandom(10).hex(),
             )
         ]
     if hook == "post-merge":

@@ -5,11 +5,10 @@ from __future__ import annotations
 import contextlib
 import os
 import sqlite3
-import subprocess
 import sys
 import time
 from collections.abc import Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from comet_git.director.select import TaskRequest, select
 from comet_git.errors import CometError, InvalidInputError, NotFoundError, RecordFormatError, StoreError
@@ -30,9 +29,7 @@ from comet_git.provider import (
     StatusReport,
     StoreStatus,
 )
-from comet_git.provider.sync import StoreSync, folder_marks, marks_key, scan, scanned_key
-from comet_git.provider.writes import StoreWriter
-from comet_git.records.history import RecordHistory
+from comet_git.provider.freshness import folder_marks, marks_key, scanned_key
 from comet_git.records.model import (
     AUTHORITIES,
     Evidence,
@@ -44,12 +41,17 @@ from comet_git.records.model import (
 )
 from comet_git.store import Home, ScopeStore, file_lock
 
+if TYPE_CHECKING:
+    from comet_git.provider.writes import StoreWriter
+
 FULL_SCAN_SECONDS = 60.0  # the hot path rescans every file at most this often (in the background)
 VERIFIED_EXTRA = 8  # beyond --max-entries: the best candidates whose files are checked by stat
 
 
 def refresh_in_background(home: Home, project_key: str | None) -> None:
     """Start a detached full refresh of the visible stores.  Never raises."""
+    import subprocess
+
     with contextlib.suppress(OSError):
         subprocess.Popen(
             [sys.executable, "-m", "comet_git.provider.background", *([project_key] if project_key else [])],
@@ -199,6 +201,8 @@ class LocalProvider:
     @contextlib.contextmanager
     def write_session(self, store: ScopeStore) -> Iterator[StoreWriter]:
         """A writer for `store`: the store locked, the index refreshed and in a transaction."""
+        from comet_git.provider.writes import StoreWriter
+
         with self._open_index() as index:
             store.create()
             with store.lock():
@@ -219,6 +223,8 @@ class LocalProvider:
             return []
         if quick and self._quick_check(index, store):
             return []
+        from comet_git.provider.sync import StoreSync, scan  # not on the hot path
+
         found = scan(index, store)
         if found.clean and store.profile_path.exists():
             with index.transaction():
@@ -319,6 +325,8 @@ class LocalProvider:
             )
 
     def _history(self, view: RecordView) -> list[dict[str, Any]]:
+        from comet_git.records.history import RecordHistory
+
         data = view.as_dict()
         store = self.store_for_scope(str(data["scope"]))
         entries = [

@@ -12,13 +12,12 @@ from __future__ import annotations
 
 import json
 import os
-import time
 import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from comet_git.errors import CometError, RecordFormatError
-from comet_git.index import RACY_WINDOW_NS, FileRow, Index
+from comet_git.index import FileRow, Index
 from comet_git.records import profile, tombstones
 from comet_git.records.codec import parse_record
 from comet_git.records.model import Record, record_from_json, utc_now
@@ -79,32 +78,6 @@ def scan(index: Index, store: ScopeStore) -> Scan:
             clean[key] = digest
     profile_row = index.file_stats(store.name, PROFILE).get("profile.md")
     return Scan(sorted(changed), sorted(missing), _profile_changed(profile_row, store.profile_path), clean)
-
-
-def folder_marks(store: ScopeStore) -> str | None:
-    """The stat of the store's folders and profile.md: changes when a file is added, removed
-    or renamed (as most editors save), not when one is rewritten in place.  None while any of
-    them changed too recently for the timestamps to be trusted."""
-    marks = []
-    now = time.time_ns()
-    for path in (store.records_dir, store.tombstones_dir, store.profile_path):
-        try:
-            stat = path.stat()
-        except FileNotFoundError:
-            marks.append("-")
-            continue
-        if now - stat.st_mtime_ns < RACY_WINDOW_NS:
-            return None
-        marks.append(f"{stat.st_mtime_ns}.{stat.st_size}.{stat.st_ino}")
-    return ":".join(marks)
-
-
-def marks_key(store: ScopeStore) -> str:
-    return f"marks:{store.name}"
-
-
-def scanned_key(store: ScopeStore) -> str:
-    return f"scanned:{store.name}"
 
 
 def read_listing(directory: Path, suffix: str) -> Listing:
