@@ -26,6 +26,20 @@ _STOPWORD_TEXT = """
 STOPWORDS = frozenset(_STOPWORD_TEXT.split())
 
 
+# Everyday development words in Chinese and English, so that a Chinese task finds an English
+# record and the other way round: each Chinese term also yields its English token.
+GLOSSARY = {
+    "缓存": "cache", "测试": "test", "提交": "commit", "部署": "deploy", "发布": "release",
+    "日期": "date", "时间": "time", "时区": "timezone", "镜像": "image", "容器": "container",
+    "日志": "log", "迁移": "migration", "评审": "review", "审查": "review", "文档": "doc",
+    "并发": "concurrent", "异步": "async", "请求": "request", "接口": "api", "数据库": "database",
+    "查询": "query", "脚本": "script", "样式": "style", "重构": "refactor", "调试": "debug",
+    "分支": "branch", "合并": "merge", "后台任务": "job", "任务": "task", "超时": "timeout",
+    "控制器": "controller", "分层": "layer", "模块": "module", "依赖": "dependency", "报表": "report",
+    "描述": "description", "变更": "change", "配置": "config", "密钥": "secret", "权限": "permission",
+}  # fmt: skip
+
+
 def _stem(word: str) -> str:
     for suffix in ("ing", "ed", "es", "s"):
         if len(word) > len(suffix) + 3 and word.endswith(suffix):
@@ -44,6 +58,7 @@ def tokens(text: str) -> list[str]:
     for run in _WORD.findall(text.lower()):
         if run[0] >= _CJK_START:
             found.extend(run[i : i + 2] for i in range(max(len(run) - 1, 1)))
+            found.extend(_stem(english) for term, english in GLOSSARY.items() if term in run)
         elif run not in STOPWORDS:
             found.append(_stem(run))
     return found

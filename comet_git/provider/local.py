@@ -428,6 +428,12 @@ class LocalProvider:
 
     def _correct(self, writer: StoreWriter, change: Correct) -> ChangeResult:
         _, _, _, current = writer.live_file(change.id)
+        if current.lifecycle == "superseded":
+            replacement = ", ".join(current.superseded_by) or "its replacement"
+            raise CometError(
+                f"{change.id} is superseded: correcting it would not bring it back into use",
+                hint=f"correct {replacement} instead, or `comet memory rollback --id {change.id}`",
+            )
         selectors = Selectors(
             paths=current.selectors.paths if change.paths is None else change.paths,
             tasks=current.selectors.tasks if change.tasks is None else change.tasks,
@@ -536,6 +542,7 @@ def _same_statement(index: Index, store: ScopeStore, record: Record) -> IndexedR
     """A live record of the same store with the same text and selectors: remembering twice is a no-op."""
     for item in index.same_text(store.name, record.text):
         data = item.as_dict()
-        if data["memoryType"] == record.memory_type and data["selectors"] == record.selectors.to_json():
-            return item
+        same = data["memoryType"] == record.memory_type and data["authority"] == record.authority
+        if same and data["selectors"] == record.selectors.to_json():
+            return item  # an explicit statement is never merged into an inferred guess, or back
     return None
