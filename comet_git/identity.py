@@ -13,7 +13,6 @@ when a key has to be derived.
 
 from __future__ import annotations
 
-import hashlib
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -411,6 +410,8 @@ def make_slug(text: str) -> str:
 
 
 def _make_key(slug_source: str, hashed: str) -> str:
+    import hashlib  # only when a key is derived, never on the fast path
+
     digest = hashlib.sha256(hashed.encode("utf-8")).hexdigest()[:_HASH_LENGTH]
     return f"{make_slug(slug_source)}-{digest}"
 

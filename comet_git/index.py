@@ -21,7 +21,7 @@ from comet_git.errors import StoreError
 from comet_git.records.model import Record
 from comet_git.store import FILE_MODE, FileState, ensure_dir, fsync_dir
 
-SCHEMA_VERSION = 6
+SCHEMA_VERSION = 7
 BUSY_TIMEOUT_MS = 15_000
 
 # Forced off by tests to exercise the plain fallback.
@@ -35,7 +35,8 @@ CREATE TABLE IF NOT EXISTS files(
     racy INTEGER NOT NULL DEFAULT 0, record_id TEXT,
     PRIMARY KEY(store, name));
 -- Narrow columns first: SQLite reads a row only as far as the last column asked for, so
--- the Context Director's scan never touches the long texts at the end.
+-- the Context Director's scan never touches the long texts, and a listing (json) stops
+-- before the body and the search terms.
 CREATE TABLE IF NOT EXISTS records(
     id TEXT PRIMARY KEY, store TEXT NOT NULL, file TEXT NOT NULL, state TEXT NOT NULL,
     scope TEXT NOT NULL, project_key TEXT, memory_type TEXT NOT NULL,
@@ -43,7 +44,7 @@ CREATE TABLE IF NOT EXISTS records(
     version INTEGER NOT NULL, created_at TEXT NOT NULL, updated_at TEXT NOT NULL,
     sel_paths TEXT NOT NULL, sel_operations TEXT NOT NULL, sel_phases TEXT NOT NULL, tasks TEXT NOT NULL,
     outcomes TEXT NOT NULL, title TEXT NOT NULL, summary TEXT NOT NULL,
-    body TEXT NOT NULL, terms TEXT NOT NULL, json TEXT NOT NULL);
+    json TEXT NOT NULL, body TEXT NOT NULL, terms TEXT NOT NULL);
 CREATE INDEX IF NOT EXISTS records_in_order ON records(store, state, memory_type, updated_at DESC, id);
 CREATE TABLE IF NOT EXISTS invalid(
     store TEXT NOT NULL, name TEXT NOT NULL, line INTEGER, error TEXT NOT NULL,

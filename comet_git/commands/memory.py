@@ -6,7 +6,6 @@ import json
 from typing import Any
 
 from comet_git.commands import Output
-from comet_git.diagnostics import recent_failures
 from comet_git.errors import CometError, NotARepositoryError, RecordFormatError
 from comet_git.provider import Correct, Forget, Query, RecordView, Remember, Rollback
 from comet_git.records.model import Selectors
@@ -199,6 +198,8 @@ def status(ws: Workspace) -> Output:
     provider = ws.provider()
     report = provider.status()
     settings = {key: _setting_or_problem(ws, key) for key in ("memory.learning", "memory.retrieval")}
+    from comet_git.diagnostics import recent_failures
+
     journal = journal_status(ws)
     failures = recent_failures(ws.home.diagnostics_log)
     data: dict[str, Any] = {

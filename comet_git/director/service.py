@@ -160,7 +160,8 @@ def _journal_delivery(ws: Workspace, request: TaskRequest, delivery: Delivery) -
     if not items:
         return
     _journal(ws).append(
-        [_event(ws, "context.applied", request.session, {"request": request.to_json(), "items": items})]
+        [_event(ws, "context.applied", request.session, {"request": request.to_json(), "items": items})],
+        fresh_ids=True,
     )
 
 
@@ -249,7 +250,7 @@ def record_outcome(ws: Workspace, application: str, outcome: str) -> dict[str, A
         {"applicationId": application, "recordId": item["id"]},
         outcome={"outcome": outcome, "applicationId": application, "recordId": item["id"]},
     )
-    journal.append([outcome_event])
+    journal.append([outcome_event], fresh_ids=True)
     result = ws.provider().apply(
         RecordOutcome(item["id"], outcome, event.at, tuple(str(why) for why in item.get("whyApplied", [])))
     )
@@ -287,7 +288,7 @@ def complete(
         {"summary": summary},
         outcome={"outcome": outcome, "lesson": lesson},
     )
-    added = _journal(ws).append([event]).added
+    added = _journal(ws).append([event], fresh_ids=True).added
     return {
         "schema": COMPLETE_SCHEMA,
         "eventId": added[0].event_id if added else event.event_id,

@@ -76,11 +76,15 @@ class Journal:
 
     # -- writing ----------------------------------------------------------------
 
-    def append(self, events: Sequence[Event], *, known_ids: set[str] | None = None) -> AppendResult:
+    def append(
+        self, events: Sequence[Event], *, known_ids: set[str] | None = None, fresh_ids: bool = False
+    ) -> AppendResult:
         """Redact, deduplicate and append `events`; returns what was added.
 
         `known_ids` (all ids already in the journal) spares a bulk import from
         re-reading the month files for every batch; it is updated in place.
+        `fresh_ids` says the ids were just drawn at random (a delivery, an outcome):
+        nothing to deduplicate, so the month file is not read at all.
         """
         result = AppendResult()
         if not events:
@@ -92,7 +96,10 @@ class Journal:
                 by_month.setdefault(event.month, []).append(event)
             for month, batch in sorted(by_month.items()):
                 path = self.month_path(month)
-                present = known_ids if known_ids is not None else ids_in(path)
+                if fresh_ids:
+                    present: set[str] = set()
+                else:
+                    present = known_ids if known_ids is not None else ids_in(path)
                 fresh: list[Event] = []
                 for event in batch:
                     if event.event_id in present:

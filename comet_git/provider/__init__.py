@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple, Protocol
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
-from comet_git.director.select import Selection, TaskRequest
 from comet_git.records.model import Evidence, Selectors
+
+if TYPE_CHECKING:  # the director is imported only by the commands that retrieve
+    from comet_git.director.select import Selection, TaskRequest
 
 PROVIDER_SCHEMA = "comet.provider/v1"
 

@@ -10,7 +10,6 @@ import time
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
-from comet_git.director.select import TaskRequest, select
 from comet_git.errors import CometError, InvalidInputError, NotFoundError, RecordFormatError, StoreError
 from comet_git.index import Index, IndexedRecord
 from comet_git.provider import (
@@ -42,6 +41,7 @@ from comet_git.records.model import (
 from comet_git.store import Home, ScopeStore, file_lock
 
 if TYPE_CHECKING:
+    from comet_git.director.select import TaskRequest
     from comet_git.provider.writes import StoreWriter
 
 FULL_SCAN_SECONDS = 60.0  # the hot path rescans every file at most this often (in the background)
@@ -295,6 +295,8 @@ class LocalProvider:
         return result
 
     def _select(self, request: TaskRequest, stores: list[ScopeStore], every_row: bool) -> QueryResult:
+        from comet_git.director.select import select
+
         names = [s.name for s in stores]
         with self._open_index() as index:
             for store in self.visible_stores():
