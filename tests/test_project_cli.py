@@ -90,3 +90,13 @@ def test_version_and_module_entry_point() -> None:
     assert result.stdout.startswith("comet, version ")
     alias = Path(run_comet.__globals__["installed_comet"]()).with_name("comet-git")
     assert alias.exists()
+
+
+def test_the_demo_tours_a_temporary_store_and_leaves_nothing_behind(tmp_path: Path, comet_home: Path) -> None:
+    result = run_comet("demo", cwd=tmp_path)
+    assert result.exit_code == 0, result.stderr
+    for step in ("$ comet init", "$ comet memory correct", "$ comet memory rollback", "forgotten:"):
+        assert step in result.stdout
+    assert "files under the store that still contain the text: none" in result.stdout
+    assert "or staging" in result.stdout  # the hand edit of profile.md was taken in
+    assert not comet_home.exists()  # the tour used its own temporary store
