@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import contextlib
 from pathlib import Path
 from typing import Any
 
 from comet_git.commands import Output
+from comet_git.diagnostics import log_failure
 from comet_git.director import service
 from comet_git.director.select import TaskRequest
+from comet_git.store import Home
 from comet_git.workspace import Workspace, open_workspace
 
 
@@ -28,7 +31,9 @@ def context(path: Path, options: dict[str, Any], *, record_applications: bool) -
     """Retrieval never fails the agent: even a bad PATH gives an empty, valid answer."""
     try:
         ws = open_workspace(path)
-    except Exception as error:
+    except Exception as error:  # the retrieval boundary of SPEC §13: logged, never raised
+        with contextlib.suppress(Exception):
+            log_failure(Home.from_environment().diagnostics_log, "task retrieval", error, path=str(path))
         data = {
             "schema": service.TASK_SCHEMA,
             "project": {"key": None},
