@@ -59,19 +59,51 @@ def _inside(pattern: str, directory: str) -> bool:
     return literal.startswith(directory.rstrip("/") + "/")
 
 
+_WILDCARD = re.compile(r"[*?\[]")
+_EXTENSION_PATTERN = re.compile(r"\*\.([^*?\[/]+)")
+
+
 def path_anchors(patterns: Sequence[str]) -> set[str]:
-    """The folders these patterns are rooted at: '' for a pattern that can match at any
-    depth (no slash but a trailing one, or a leading ** or a negation), else the literal
-    folder before the first wildcard ("src/auth/**" -> "src/auth", "src/*.py" -> "src")."""
+    """Index keys under which a request path could match these patterns, so that
+    `comet task` reads only the records whose patterns can match its path:
+
+    - "root:src/auth" for a pattern rooted in a folder ("src/auth/**", "src/auth/*.py");
+    - "name:Dockerfile" (and "dir:Dockerfile") for a plain name that matches at any depth;
+    - "dir:docs" for "docs/"; "ext:py" for "*.py" (the last suffix: "*.test.ts" -> "ext:ts");
+    - "" (every request) for anything else: negations, "*test*", wildcards in the first folder.
+    """
     anchors: set[str] = set()
     for pattern in patterns:
+        dir_only = pattern.endswith("/")
         body = pattern.rstrip("/")
-        if pattern.startswith("!") or "/" not in body or body.startswith("**"):
+        while body.startswith("**/"):
+            body = body[3:]
+        if pattern.startswith("!") or not body:
             anchors.add("")
-            continue
-        literal = re.split(r"[*?\[]", body.lstrip("/"), maxsplit=1)[0]
-        anchors.add(literal.rsplit("/", 1)[0] if "/" in literal else "")
+        elif "/" in body.lstrip("/"):
+            literal = _WILDCARD.split(body.lstrip("/"), maxsplit=1)[0]
+            anchors.add("root:" + literal.rsplit("/", 1)[0] if "/" in literal else "")
+        elif not _WILDCARD.search(body):
+            anchors.update({f"dir:{body}"} if dir_only else {f"name:{body}", f"dir:{body}"})
+        elif (extension := _EXTENSION_PATTERN.fullmatch(body)) and not dir_only:
+            anchors.add("ext:" + extension.group(1).rsplit(".", 1)[-1])
+        else:
+            anchors.add("")
     return anchors
+
+
+def request_keys(path: str, is_dir: bool) -> list[str]:
+    """The index keys a request path looks up (see path_anchors)."""
+    parts = [part for part in path.split("/") if part]
+    keys = {""}
+    keys.update("root:" + "/".join(parts[:n]) for n in range(1, len(parts) + (1 if is_dir else 0)))
+    keys.update(f"dir:{part}" for part in parts)
+    if parts:
+        last = parts[-1]
+        keys.add(f"name:{last}")
+        if "." in last and not is_dir:
+            keys.add("ext:" + last.rsplit(".", 1)[-1])
+    return sorted(keys)
 
 
 def normalize_request_path(path: str) -> str:

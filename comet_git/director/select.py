@@ -32,9 +32,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from comet_git.director.paths import match as path_match
+from comet_git.director.paths import request_keys
 from comet_git.director.text import TaskText, bm25_scores, fts_query, mentions, tokens
 
-LEXICAL_FLOOR = 0.15  # relevance below this is noise
+LEXICAL_FLOOR = 0.2  # relevance below this is noise
 STRONG_RELEVANCE = 0.5  # relevance from which text alone counts as a direct match
 DIRECT_POLICIES = 3  # proven policies delivered in full, beyond the core profile
 
@@ -207,23 +208,17 @@ def _rows(
             )
         if request.path is not None:
             anchored = "anchor IN (SELECT value FROM json_each(?))"
-            params.append(json.dumps(path_prefixes(request.path)))
-            if request.path_is_dir:  # a folder also gets what is anchored inside it
+            params.append(json.dumps(request_keys(request.path, request.path_is_dir)))
+            if request.path_is_dir:  # a folder also gets what is rooted inside it
                 anchored += " OR anchor LIKE ? ESCAPE '\\'"
                 escaped = request.path.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
-                params.append(escaped + "/%")
+                params.append("root:" + escaped + "/%")
             could_match.append(f"rowid IN (SELECT record FROM path_anchors WHERE {anchored})")
         where += " AND (" + " OR ".join(could_match) + ")"
     rows: list[tuple[Any, ...]] = connection.execute(
         f"SELECT {_COLUMNS} FROM records WHERE {where}", params
     ).fetchall()
     return rows
-
-
-def path_prefixes(path: str) -> list[str]:
-    """'' and every folder above `path` (and `path` itself): the anchors that could match it."""
-    parts = path.split("/")
-    return ["", *("/".join(parts[: n + 1]) for n in range(len(parts)))]
 
 
 def _history(outcomes: str, why: list[str]) -> float:
