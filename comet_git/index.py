@@ -21,7 +21,7 @@ from comet_git.errors import StoreError
 from comet_git.records.model import Record
 from comet_git.store import FILE_MODE, FileState, ensure_dir, fsync_dir
 
-SCHEMA_VERSION = 8
+SCHEMA_VERSION = 10
 BUSY_TIMEOUT_MS = 15_000
 
 # Forced off by tests to exercise the plain fallback.
@@ -46,6 +46,9 @@ CREATE TABLE IF NOT EXISTS records(
     outcomes TEXT NOT NULL, title TEXT NOT NULL, summary TEXT NOT NULL,
     json TEXT NOT NULL, body TEXT NOT NULL, terms TEXT NOT NULL);
 CREATE INDEX IF NOT EXISTS records_in_order ON records(store, state, memory_type, updated_at DESC, id);
+-- Records that apply without any text or path (the director's "standing" rules).
+CREATE INDEX IF NOT EXISTS records_standing ON records(store) WHERE memory_type = 'core-profile'
+    OR (sel_paths = '' AND tasks = '' AND (sel_operations != '' OR sel_phases != ''));
 CREATE TABLE IF NOT EXISTS invalid(
     store TEXT NOT NULL, name TEXT NOT NULL, line INTEGER, error TEXT NOT NULL,
     PRIMARY KEY(store, name));
@@ -482,6 +485,10 @@ def _create_schema(connection: sqlite3.Connection) -> None:
     has_fts = fts5_available(connection)
     if has_fts:
         connection.execute(_FTS_TABLE)
+        # Document frequencies of the search terms, for the director's idf weights.
+        connection.execute(
+            "CREATE VIRTUAL TABLE IF NOT EXISTS records_vocab USING fts5vocab(records_fts, 'col')"
+        )
     connection.execute(
         "INSERT OR REPLACE INTO meta(key, value) VALUES('fts5', ?)", ("1" if has_fts else "0",)
     )

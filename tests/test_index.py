@@ -154,3 +154,16 @@ def test_default_home_follows_platformdirs(monkeypatch: pytest.MonkeyPatch, tmp_
             monkeypatch.setenv("XDG_DATA_HOME", xdg)
         expected = Path(platformdirs.user_data_dir("comet", appauthor=False))
         assert comet_git.store.default_home() == expected
+
+
+def test_the_director_works_without_fts5(comet_home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from comet_git.director.select import TaskRequest
+
+    monkeypatch.setattr(comet_git.index, "FTS5_ENABLED", False)
+    provider = LocalProvider(Home(comet_home), None)
+    wanted = provider.apply(Remember(text="Cache keys always carry a version prefix.", scope="global")).id
+    provider.apply(Remember(text="Reply in short paragraphs.", scope="global"))
+    result = provider.query(Query(task=TaskRequest("add a cache for the invoices endpoint")))
+    assert result.selection is not None
+    assert [c.id for c in result.selection.candidates] == [wanted]
+    assert "task text is relevant" in " ".join(result.selection.candidates[0].why)

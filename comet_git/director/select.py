@@ -186,6 +186,14 @@ _COLUMNS = (
 )
 
 
+# What needs no text or path to apply: the core profile, and rules fired by an operation
+# or a phase alone.  The index has a partial index on exactly this condition.
+_STANDING = (
+    "memory_type = 'core-profile'"
+    " OR (sel_paths = '' AND tasks = '' AND (sel_operations != '' OR sel_phases != ''))"
+)
+
+
 def _rows(
     connection: Any,
     stores: list[str],
@@ -194,31 +202,33 @@ def _rows(
     keyword_hits: list[int],
     everything: bool,
 ) -> list[tuple[Any, ...]]:
+    """The rows worth ranking.  Their rowids are gathered by indexed lookups (text hits, path
+    anchors, the partial index of standing rules) and only those rows are read."""
     where = f"store IN ({', '.join('?' for _ in stores)}) AND state = 'live' AND lifecycle != 'superseded'"
     params: list[Any] = list(stores)
     if not everything:
-        could_match = [
-            "memory_type = 'core-profile'",
-            "rowid IN (SELECT value FROM json_each(?))",
-        ]
-        params.append(json.dumps(sorted(set(lexical_hits) | set(keyword_hits))))
-        if request.operation or request.phase:
-            could_match.append(
-                "(sel_paths = '' AND tasks = '' AND (sel_operations != '' OR sel_phases != ''))"
-            )
+        wanted = set(lexical_hits) | set(keyword_hits)
+        wanted.update(row[0] for row in connection.execute(f"SELECT rowid FROM records WHERE {_STANDING}"))
         if request.path is not None:
-            anchored = "anchor IN (SELECT value FROM json_each(?))"
-            params.append(json.dumps(request_keys(request.path, request.path_is_dir)))
-            if request.path_is_dir:  # a folder also gets what is rooted inside it
-                anchored += " OR anchor LIKE ? ESCAPE '\\'"
-                escaped = request.path.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
-                params.append("root:" + escaped + "/%")
-            could_match.append(f"rowid IN (SELECT record FROM path_anchors WHERE {anchored})")
-        where += " AND (" + " OR ".join(could_match) + ")"
+            wanted.update(_anchored(connection, request.path, request.path_is_dir))
+        where += " AND rowid IN (SELECT value FROM json_each(?))"
+        params.append(json.dumps(sorted(wanted)))
     rows: list[tuple[Any, ...]] = connection.execute(
         f"SELECT {_COLUMNS} FROM records WHERE {where}", params
     ).fetchall()
     return rows
+
+
+def _anchored(connection: Any, path: str, is_dir: bool) -> list[int]:
+    """Records whose path patterns could match `path` (see paths.path_anchors)."""
+    condition = "anchor IN (SELECT value FROM json_each(?))"
+    params: list[Any] = [json.dumps(request_keys(path, is_dir))]
+    if is_dir:  # a folder also gets what is rooted inside it
+        condition += " OR anchor LIKE ? ESCAPE '\\'"
+        params.append("root:" + path.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "/%")
+    return [
+        row[0] for row in connection.execute(f"SELECT record FROM path_anchors WHERE {condition}", params)
+    ]
 
 
 def _history(outcomes: str, why: list[str]) -> float:
@@ -244,16 +254,58 @@ def _add_details(connection: Any, candidates: list[Candidate]) -> None:
         candidate.title, candidate.summary, candidate.record = title, summary, json.loads(text)
 
 
+LEXICAL_TOP = 400  # the best BM25 matches considered; a listing never shows more than a few dozen
+
+
 def _lexical(connection: Any, task: str, has_fts: bool) -> dict[int, float]:
-    """rowid -> relevance of each record's text to the task text, in 0..1.
+    """rowid -> relevance of a record's text to the task text, in 0..1.
 
     Relevance is coverage (the share of the task's information, idf-weighted, that the
     record's text contains) times the record's BM25 relative to the best one (between
-    0.5 and 1): one shared filler word covers little of a task, however well it scores."""
+    0.5 and 1): one shared filler word covers little of a task, however well it scores.
+    With FTS5 only the LEXICAL_TOP best BM25 matches are weighed, so the cost does not
+    grow with the number of records that share a common word with the task."""
     wanted = list(dict.fromkeys(tokens(task)))
     if not wanted:
         return {}
-    total, postings = _postings(connection, wanted, has_fts)
+    if not has_fts:
+        return _lexical_without_fts(connection, task, wanted)
+    total = connection.execute("SELECT count(*) FROM records").fetchone()[0]  # counted from an index
+    frequency = dict(
+        connection.execute(
+            "SELECT term, doc FROM records_vocab"
+            " WHERE col = 'terms' AND term IN (SELECT value FROM json_each(?))",
+            [json.dumps(wanted)],
+        ).fetchall()
+    )
+    idf = {token: math.log(1 + (total - df + 0.5) / (df + 0.5)) for token, df in frequency.items() if df}
+    weight = sum(idf.values())
+    if not weight:
+        return {}
+    best = connection.execute(
+        "SELECT rowid, -bm25(records_fts, 0, 0, 0, 0, 1.0) AS score FROM records_fts"
+        " WHERE records_fts MATCH ? ORDER BY score DESC LIMIT ?",
+        [fts_query(task), LEXICAL_TOP],
+    ).fetchall()
+    if not best:
+        return {}
+    top = best[0][1] or 1.0
+    terms = dict(
+        connection.execute(
+            "SELECT rowid, terms FROM records WHERE rowid IN (SELECT value FROM json_each(?))",
+            [json.dumps([rowid for rowid, _ in best])],
+        ).fetchall()
+    )
+    relevance = {}
+    for rowid, score in best:
+        present = set(terms.get(rowid, "").split())
+        covered = sum(value for token, value in idf.items() if token in present)
+        relevance[rowid] = (covered / weight) * (0.5 + 0.5 * score / top)
+    return relevance
+
+
+def _lexical_without_fts(connection: Any, task: str, wanted: list[str]) -> dict[int, float]:
+    total, postings = _postings(connection, wanted)
     idf = {
         token: math.log(1 + (total - len(rows) + 0.5) / (len(rows) + 0.5))
         for token, rows in postings.items()
@@ -266,7 +318,13 @@ def _lexical(connection: Any, task: str, has_fts: bool) -> dict[int, float]:
     for token, rows in postings.items():
         for rowid in rows:
             covered[rowid] = covered.get(rowid, 0.0) + idf.get(token, 0.0)
-    bm25 = _bm25(connection, task, has_fts, set(covered))
+    documents = dict(
+        connection.execute(
+            f"SELECT rowid, terms FROM records WHERE rowid IN ({', '.join('?' for _ in covered)})",
+            list(covered),
+        ).fetchall()
+    )
+    bm25 = {int(key): value for key, value in bm25_scores(task, documents).items()}
     best = max(bm25.values(), default=0.0) or 1.0
     return {
         rowid: (value / weight) * (0.5 + 0.5 * bm25.get(rowid, 0.0) / best)
@@ -274,16 +332,9 @@ def _lexical(connection: Any, task: str, has_fts: bool) -> dict[int, float]:
     }
 
 
-def _postings(connection: Any, wanted: list[str], has_fts: bool) -> tuple[int, dict[str, set[int]]]:
-    """How many live records there are, and which of them contain each token."""
-    total = connection.execute("SELECT count(*) FROM records").fetchone()[0]  # counted from an index
-    if has_fts:
-        return total, {
-            token: {row[0] for row in connection.execute(
-                "SELECT rowid FROM records_fts WHERE records_fts MATCH ?", [fts_query(token)]
-            )}
-            for token in wanted
-        }  # fmt: skip
+def _postings(connection: Any, wanted: list[str]) -> tuple[int, dict[str, set[int]]]:
+    """How many records there are, and which live ones contain each token (without FTS5)."""
+    total = connection.execute("SELECT count(*) FROM records").fetchone()[0]
     postings: dict[str, set[int]] = {token: set() for token in wanted}
     for rowid, terms in connection.execute("SELECT rowid, terms FROM records WHERE state = 'live'"):
         present = set(terms.split())
@@ -293,32 +344,17 @@ def _postings(connection: Any, wanted: list[str], has_fts: bool) -> tuple[int, d
     return total, postings
 
 
-def _bm25(connection: Any, task: str, has_fts: bool, rowids: set[int]) -> dict[int, float]:
-    if has_fts:
-        query = fts_query(task)
-        rows = connection.execute(
-            "SELECT rowid, -bm25(records_fts, 0, 0, 0, 0, 1.0) FROM records_fts WHERE records_fts MATCH ?",
-            [query],
-        ).fetchall()
-        return {rowid: score for rowid, score in rows if score > 0}
-    documents = dict(
-        connection.execute(
-            f"SELECT rowid, terms FROM records WHERE rowid IN ({', '.join('?' for _ in rowids)})",
-            list(rowids),
-        ).fetchall()
-    )
-    return {int(key): value for key, value in bm25_scores(task, documents).items()}
-
-
 def _keyword_hits(connection: Any, task: str, has_fts: bool) -> list[int]:
     """Rows whose `tasks` keywords share a word with the task (checked exactly later)."""
     query = fts_query(task, column="tasks")
     if not has_fts or query is None:
         return [row[0] for row in connection.execute("SELECT rowid FROM records WHERE tasks != ''")]
-    return [
-        row[0]
-        for row in connection.execute("SELECT rowid FROM records_fts WHERE records_fts MATCH ?", [query])
-    ]
+    rows = connection.execute(
+        "SELECT rowid, bm25(records_fts, 0, 0, 0, 1.0, 0) AS score FROM records_fts"
+        " WHERE records_fts MATCH ? ORDER BY score LIMIT ?",
+        [query, LEXICAL_TOP],
+    )
+    return [row[0] for row in rows]
 
 
 def _recency(age_days: float | None) -> float:
