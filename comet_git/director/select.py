@@ -7,21 +7,24 @@ records (none of these are even read), and a record whose `paths`, `operations` 
 `phases` selector is set and does not match a value the request gives.  A selector on
 a dimension the request leaves out excludes nothing.
 
-A candidate is delivered only with at least one positive match: a selector that
-matched, a `tasks` keyword the task mentions, or lexical relevance of its text to
-the task; core-profile records need none.
+A candidate is delivered only with at least one positive match: a path selector that
+matched, a `tasks` keyword the task mentions, text relevant to the task, or an operation
+or phase selector that matched on a rule that has no path or keyword selector (such a rule
+fires on its operation alone: "before committing, ..."); core-profile records need none.
 
-Score (higher first); everything else equal it orders proven above trial, explicit
-above inferred, project- and path-specific above global, and lets outcomes move it:
+Score (higher first).  How well the request matches comes first:
 
-    3.0 explicit, 2.0 proven, 1.5 project scope
-  + 3.0 path matched (+0.25 per literal folder of the pattern, at most +1.0)
-  + 2.0 operation matched, 1.0 phase matched
-  + 2.0 per tasks keyword mentioned (at most 4.0)
-  + 4.0 * lexical relevance (BM25 of the task text, relative to the best record of this request)
-  + 0.5 * used-successfully (at most 4 counted) - 0.25 * ignored - 1.0 * corrected
+    path matched                     3.0 (+0.25 per literal folder of the pattern, at most +1.0)
+    operation / phase matched        2.0 / 1.0 for a rule that fires on it alone, else 0.5 / 0.25
+    each tasks keyword mentioned     2.0 (at most 4.0)
+    text relevance                   4.0 * relevance (0..1: the idf-weighted share of the task's
+                                     words the record contains, times its BM25 against the best)
+
+then what orders records that match alike, and what outcomes taught:
+
+    explicit 1.0, proven 1.0, project scope 0.5, recency up to 0.5 (halving every ~4 months)
+    0.5 * used-successfully (at most 4 counted) - 0.25 * ignored - 1.0 * corrected
     - 1.5 * contributed-to-failure
-  + 0.5 * recency (1 when updated today, halving about every four months)
 """
 
 from __future__ import annotations
