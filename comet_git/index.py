@@ -21,7 +21,7 @@ from comet_git.errors import StoreError
 from comet_git.records.model import Record
 from comet_git.store import FILE_MODE, FileState, ensure_dir, fsync_dir
 
-SCHEMA_VERSION = 10
+SCHEMA_VERSION = 11
 BUSY_TIMEOUT_MS = 15_000
 
 # Forced off by tests to exercise the plain fallback.
@@ -35,8 +35,7 @@ CREATE TABLE IF NOT EXISTS files(
     racy INTEGER NOT NULL DEFAULT 0, record_id TEXT,
     PRIMARY KEY(store, name));
 -- Narrow columns first: SQLite reads a row only as far as the last column asked for, so
--- the Context Director's scan never touches the long texts, and a listing (json) stops
--- before the body and the search terms.
+-- the Context Director's scan never reaches the JSON at the end.
 CREATE TABLE IF NOT EXISTS records(
     id TEXT PRIMARY KEY, store TEXT NOT NULL, file TEXT NOT NULL, state TEXT NOT NULL,
     scope TEXT NOT NULL, project_key TEXT, memory_type TEXT NOT NULL,
@@ -44,7 +43,10 @@ CREATE TABLE IF NOT EXISTS records(
     version INTEGER NOT NULL, created_at TEXT NOT NULL, updated_at TEXT NOT NULL,
     sel_paths TEXT NOT NULL, sel_operations TEXT NOT NULL, sel_phases TEXT NOT NULL, tasks TEXT NOT NULL,
     outcomes TEXT NOT NULL, title TEXT NOT NULL, summary TEXT NOT NULL,
-    json TEXT NOT NULL, body TEXT NOT NULL, terms TEXT NOT NULL);
+    json TEXT NOT NULL);
+-- The long texts live beside the records, so that the rows a listing and the director read
+-- stay small: the record's text (also inside json) and its search terms.
+CREATE TABLE IF NOT EXISTS record_texts(record INTEGER PRIMARY KEY, body TEXT NOT NULL, terms TEXT NOT NULL);
 CREATE INDEX IF NOT EXISTS records_in_order ON records(store, state, memory_type, updated_at DESC, id);
 -- Records that apply without any text or path (the director's "standing" rules).
 CREATE INDEX IF NOT EXISTS records_standing ON records(store) WHERE memory_type = 'core-profile'
@@ -245,18 +247,22 @@ class Index:
         terms = terms_of(record.title, record.manifest_summary, record.text, " ".join(selectors.tasks))
         cursor = self.connection.execute(
             "INSERT INTO records(id, store, file, state, scope, project_key, memory_type, memory_class,"
-            " authority, lifecycle, title, summary, body, tasks, version, created_at, updated_at, json,"
-            " sel_paths, sel_operations, sel_phases, terms, outcomes)"
-            " VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            " authority, lifecycle, title, summary, tasks, version, created_at, updated_at, json,"
+            " sel_paths, sel_operations, sel_phases, outcomes)"
+            " VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 record.id, store, file, state, record.scope, record.project_key, record.memory_type,
                 record.memory_class, record.authority, record.lifecycle, record.title,
-                record.manifest_summary, record.text, "\n".join(selectors.tasks),
+                record.manifest_summary, "\n".join(selectors.tasks),
                 record.version, record.created_at, record.updated_at, record_json(record, state),
                 compile_patterns(selectors.paths), _word_set(selectors.operations),
-                _word_set(selectors.phases), terms, _outcomes(record),
+                _word_set(selectors.phases), _outcomes(record),
             ),
         )  # fmt: skip
+        self.connection.execute(
+            "INSERT INTO record_texts(record, body, terms) VALUES(?, ?, ?)",
+            (cursor.lastrowid, record.text, terms),
+        )
         self.connection.executemany(
             "INSERT INTO path_anchors(record, anchor) VALUES(?, ?)",
             [(cursor.lastrowid, anchor) for anchor in path_anchors(selectors.paths)],
@@ -281,6 +287,7 @@ class Index:
             return
         self.connection.execute("DELETE FROM records WHERE rowid = ?", (row[0],))
         self.connection.execute("DELETE FROM path_anchors WHERE record = ?", (row[0],))
+        self.connection.execute("DELETE FROM record_texts WHERE record = ?", (row[0],))
         if self.has_fts:
             self.connection.execute("DELETE FROM records_fts WHERE rowid = ?", (row[0],))
 
@@ -297,16 +304,19 @@ class Index:
     def profile_entries(self, store: str) -> list[tuple[str, str, str, str, str, str]]:
         """(id, title, body, memory_type, authority, lifecycle) of the live, current records, oldest first."""
         rows = self.connection.execute(
-            "SELECT id, title, body, memory_type, authority, lifecycle FROM records"
-            " WHERE store = ? AND state = 'live' AND lifecycle != 'superseded' ORDER BY created_at, id",
+            "SELECT r.id, r.title, t.body, r.memory_type, r.authority, r.lifecycle"
+            " FROM records r JOIN record_texts t ON t.record = r.rowid"
+            " WHERE r.store = ? AND r.state = 'live' AND r.lifecycle != 'superseded'"
+            " ORDER BY r.created_at, r.id",
             (store,),
         )
         return [tuple(row) for row in rows]
 
     def same_text(self, store: str, text: str) -> list[IndexedRecord]:
         rows = self.connection.execute(
-            "SELECT id, store, file, state, json FROM records"
-            " WHERE store = ? AND state = 'live' AND body = ?",
+            "SELECT r.id, r.store, r.file, r.state, r.json"
+            " FROM records r JOIN record_texts t ON t.record = r.rowid"
+            " WHERE r.store = ? AND r.state = 'live' AND t.body = ?",
             (store, text.strip("\n")),
         )
         return [IndexedRecord(*row) for row in rows]
@@ -391,8 +401,9 @@ class Index:
             if word in fts_words:
                 continue
             clauses.append(
-                "(instr(lower(r.title), ?) > 0 OR instr(lower(r.body), ?) > 0"
-                " OR instr(lower(r.summary), ?) > 0 OR instr(lower(r.tasks), ?) > 0)"
+                "(instr(lower(r.title), ?) > 0 OR instr(lower(r.summary), ?) > 0"
+                " OR instr(lower(r.tasks), ?) > 0"
+                " OR r.rowid IN (SELECT record FROM record_texts WHERE instr(lower(body), ?) > 0))"
             )
             params.extend([word.lower()] * 4)
         return " AND ".join(clauses), params

@@ -295,7 +295,7 @@ def _lexical(connection: Any, task: str, has_fts: bool) -> dict[int, float]:
     top = best[0][1] or 1.0
     terms = dict(
         connection.execute(
-            "SELECT rowid, terms FROM records WHERE rowid IN (SELECT value FROM json_each(?))",
+            "SELECT record, terms FROM record_texts WHERE record IN (SELECT value FROM json_each(?))",
             [json.dumps([rowid for rowid, _ in best])],
         ).fetchall()
     )
@@ -323,7 +323,7 @@ def _lexical_without_fts(connection: Any, task: str, wanted: list[str]) -> dict[
             covered[rowid] = covered.get(rowid, 0.0) + idf.get(token, 0.0)
     documents = dict(
         connection.execute(
-            f"SELECT rowid, terms FROM records WHERE rowid IN ({', '.join('?' for _ in covered)})",
+            f"SELECT record, terms FROM record_texts WHERE record IN ({', '.join('?' for _ in covered)})",
             list(covered),
         ).fetchall()
     )
@@ -339,7 +339,11 @@ def _postings(connection: Any, wanted: list[str]) -> tuple[int, dict[str, set[in
     """How many records there are, and which live ones contain each token (without FTS5)."""
     total = connection.execute("SELECT count(*) FROM records").fetchone()[0]
     postings: dict[str, set[int]] = {token: set() for token in wanted}
-    for rowid, terms in connection.execute("SELECT rowid, terms FROM records WHERE state = 'live'"):
+    live = (
+        "SELECT t.record, t.terms FROM record_texts t JOIN records r ON r.rowid = t.record"
+        " WHERE r.state = 'live'"
+    )
+    for rowid, terms in connection.execute(live):
         present = set(terms.split())
         for token in wanted:
             if token in present:
