@@ -54,7 +54,7 @@ def log_entries(log: Path) -> list[dict[str, Any]]:
     return [json.loads(line) for line in log.read_text().splitlines()]
 
 
-def wait_for_entries(log: Path, count: int, timeout: float = 10.0) -> list[dict[str, Any]]:
+def wait_for_entries(log: Path, count: int, timeout: float = 30.0) -> list[dict[str, Any]]:
     deadline = time.monotonic() + timeout
     while len(log_entries(log)) < count and time.monotonic() < deadline:
         time.sleep(0.02)
@@ -142,7 +142,7 @@ def test_without_a_pending_directory_the_shim_skips_the_ticket(
 
 
 def test_the_pipeline_does_not_wait_for_a_slow_worker(repo: Path, tmp_path: Path) -> None:
-    slow_worker, _ = fake_worker(tmp_path, sleep=5)
+    slow_worker, _ = fake_worker(tmp_path, sleep=10)
     install(repo, slow_worker)
 
     started = time.monotonic()
@@ -152,7 +152,8 @@ def test_the_pipeline_does_not_wait_for_a_slow_worker(repo: Path, tmp_path: Path
     elapsed = time.monotonic() - started
 
     assert done.returncode == 0
-    assert elapsed < 2.5, f"`git commit | cat` waited {elapsed:.1f} s for the worker"
+    # A behaviour check, not a benchmark: far below the worker's 10 s even on a loaded machine.
+    assert elapsed < 6, f"`git commit | cat` waited {elapsed:.1f} s for the worker"
 
 
 @pytest.mark.usefixtures("sync")
