@@ -1,4 +1,4 @@
-from comet_git.cli import main
+from comet_git.entry import main
 
 if __name__ == "__main__":
     main()

@@ -4,7 +4,6 @@ with a message that says what to do next."""
 
 from __future__ import annotations
 
-import gc
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -668,7 +667,4 @@ def demo(keep: bool) -> None:
 
 
 def main() -> None:
-    # A short-lived process that allocates many small objects: the cyclic garbage
-    # collector only costs time here (long-running commands may turn it back on).
-    gc.disable()
     cli(prog_name="comet")

@@ -721,3 +721,21 @@ def test_a_failed_answer_keeps_the_request_shape(repo: Path, tmp_path: Path) -> 
     )
     assert set(failed["request"]) == set(normal["request"])
     assert failed["request"]["path"] == "src/a.py" and failed["request"]["contextBudget"] == 6000
+
+
+def test_the_installed_command_serves_a_task_like_the_click_command(repo: Path) -> None:
+    """The console script parses a plain `comet task` itself (see comet_git/entry.py)."""
+    from tests.clihelp import invoke as in_process
+
+    in_process(
+        "memory", "remember", repo, "--text", "API tests use the recorded fixtures.", "--path", "tests/**"
+    )
+    args = ["task", str(repo), "--task", "write the API tests", "--path", "tests/api.py", "--json"]
+    fast = run_comet(*args).json()
+    slow = in_process(*args).json()
+    for data in (fast, slow):
+        for item in data["context"] + data["manifest"]:
+            item.pop("applicationId")
+    assert fast == slow
+    assert [item["title"] for item in fast["context"]] == ["API tests use the recorded fixtures."]
+    assert run_comet("task", str(repo), "--task", "x", "--context-budget", "abc").exit_code == 2

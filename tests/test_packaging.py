@@ -92,3 +92,24 @@ def test_the_wheel_holds_the_templates_and_hooks(tmp_path: Path) -> None:
     assert "comet_git/templates/profile-preamble.md" in names
     assert "comet_git/hook_templates/git/shim.sh" in names
     assert "comet_git/githooks/worker.py" in names
+
+
+def test_the_fast_task_entry_knows_every_option_it_takes() -> None:
+    """`comet task` is parsed without click when its arguments are plain; every option it
+    does not parse itself must make it hand over to click (which then parses it fully)."""
+    from comet_git.entry import FAST_TASK_OPTIONS, parse_fast_task
+
+    command = cli.commands["task"]
+    value_options = {name for param in command.params if isinstance(param, click.Option) and not param.is_flag
+                     for name in param.opts}  # fmt: skip
+    for name in value_options - set(FAST_TASK_OPTIONS):
+        assert parse_fast_task(["--task", "x", name, "v"]) is None, name
+    assert set(FAST_TASK_OPTIONS) <= value_options
+    for flag in ("--complete", "--help", "-h", "--unknown"):
+        assert parse_fast_task(["--task", "x", flag]) is None
+    assert parse_fast_task(["--path", "src"]) is None  # no --task: click explains
+    assert parse_fast_task(["--task", "x", "--context-budget", "abc"]) is None
+    parsed = parse_fast_task(["repo", "--task=fix it", "--context-budget", "10", "--json"])
+    assert parsed is not None
+    path, options, as_json = parsed
+    assert (str(path), options["task"], options["budget"], as_json) == ("repo", "fix it", 10, True)
