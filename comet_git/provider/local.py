@@ -227,12 +227,7 @@ class LocalProvider:
 
         found = scan(index, store)
         if found.clean and store.profile_path.exists():
-            with index.transaction():
-                for key, digest in found.clean_listings.items():
-                    index.set_meta(key, digest)
-                marks = folder_marks(store)
-                index.set_meta(marks_key(store), marks or "")
-                index.set_meta(scanned_key(store), str(time.time()))
+            self._note_clean_scan(index, store, found.clean_listings)
             return []
         with contextlib.ExitStack() as stack:
             if not held and not stack.enter_context(store.lock(wait=False)):
@@ -241,6 +236,20 @@ class LocalProvider:
             with index.transaction():
                 return StoreSync(index, store).run(found).notes
         return []
+
+    def _note_clean_scan(self, index: Index, store: ScopeStore, listings: dict[str, str]) -> None:
+        """Remember what a clean full scan saw, writing only what changed: a write on every
+        read-only command would leave WAL pages for each process to checkpoint on close."""
+        now = time.time()
+        wanted = dict(listings)
+        wanted[marks_key(store)] = folder_marks(store) or ""
+        if now - float(index.get_meta(scanned_key(store)) or 0) > FULL_SCAN_SECONDS / 2:
+            wanted[scanned_key(store)] = str(now)
+        changes = {key: value for key, value in wanted.items() if index.get_meta(key) != value}
+        if changes:
+            with index.transaction():
+                for key, value in changes.items():
+                    index.set_meta(key, value)
 
     def _quick_check(self, index: Index, store: ScopeStore) -> bool:
         marks = folder_marks(store)
