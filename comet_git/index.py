@@ -19,7 +19,7 @@ from comet_git.director.paths import compile_patterns, path_anchors
 from comet_git.director.text import terms_of
 from comet_git.errors import StoreError
 from comet_git.records.model import Record
-from comet_git.store import FILE_MODE, FileState, ensure_dir, fsync_dir
+from comet_git.store import FILE_MODE, FileState, ensure_dir, file_lock, fsync_dir
 
 SCHEMA_VERSION = 11
 BUSY_TIMEOUT_MS = 15_000
@@ -148,16 +148,19 @@ class Index:
         """Open (creating when missing) the index; a corrupt file is a StoreError naming the fix."""
         ensure_dir(path.parent)
         try:
-            connection = _connect(path)
-            version = connection.execute("PRAGMA user_version").fetchone()[0]
-            if version not in (0, SCHEMA_VERSION):
-                # A derived cache written by another version of comet: start it afresh.
-                connection.close()
-                _remove_database(path)
+            # Processes that start together on a new store must not create the database, or
+            # switch it to WAL, at the same time: SQLite answers "database is locked" at once.
+            with file_lock(path.with_name(path.name + ".open-lock")):
                 connection = _connect(path)
-                version = 0
-            if version == 0:
-                _create_schema(connection)
+                version = connection.execute("PRAGMA user_version").fetchone()[0]
+                if version not in (0, SCHEMA_VERSION):
+                    # A derived cache written by another version of comet: start it afresh.
+                    connection.close()
+                    _remove_database(path)
+                    connection = _connect(path)
+                    version = 0
+                if version == 0:
+                    _create_schema(connection)
         except sqlite3.DatabaseError as error:
             raise StoreError(
                 f"the index {path} is unreadable: {error}",
