@@ -182,11 +182,15 @@ class LocalProvider:
             index = Index.open(self.home.index_path)
             try:
                 yield index
-            except sqlite3.DatabaseError as error:
+            except sqlite3.OperationalError as error:
+                if "locked" not in str(error) and "busy" not in str(error):
+                    raise _damaged(self.home, error) from error
                 raise StoreError(
-                    f"the index {self.home.index_path} is damaged: {error}",
-                    hint="run `comet repair` to rebuild it from your Markdown records (nothing is lost)",
+                    f"the index {self.home.index_path} stayed busy: {error}",
+                    hint="another comet process held it for a long time; run the command again",
                 ) from error
+            except sqlite3.DatabaseError as error:
+                raise _damaged(self.home, error) from error
             finally:
                 index.close()
 
@@ -538,6 +542,13 @@ def _permanent_count(store: ScopeStore) -> int:
     if not store.tombstones_dir.is_dir():
         return 0
     return sum(1 for path in store.tombstones_dir.glob("*.json") if not path.with_suffix(".md").exists())
+
+
+def _damaged(home: Home, error: sqlite3.DatabaseError) -> StoreError:
+    return StoreError(
+        f"the index {home.index_path} is damaged: {error}",
+        hint="run `comet repair` to rebuild it from your Markdown records (nothing is lost)",
+    )
 
 
 def _view(item: IndexedRecord) -> RecordView:
