@@ -139,7 +139,7 @@ class Index:
     def __init__(self, connection: sqlite3.Connection, path: Path) -> None:
         self.connection = connection
         self.path = path
-        self.has_fts = self._meta("fts5") == "1"
+        self.has_fts = self.get_meta("fts5") == "1"
         self._purge_pending = False
         self.fresh = False
 
@@ -171,12 +171,9 @@ class Index:
     def close(self) -> None:
         self.connection.close()
 
-    def _meta(self, key: str) -> str | None:
+    def get_meta(self, key: str) -> str | None:
         row = self.connection.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
         return None if row is None else str(row[0])
-
-    def get_meta(self, key: str) -> str | None:
-        return self._meta(key)
 
     def set_meta(self, key: str, value: str) -> None:
         self.connection.execute(

@@ -80,7 +80,6 @@ class Candidate:
     updated_at: str
     score: float = 0.0
     why: list[str] = field(default_factory=list)
-    positive: bool = False
     strong: bool = False  # a selector or keyword matched, or the text is clearly relevant
     record: dict[str, Any] | None = None
 
@@ -172,7 +171,7 @@ def select(
             + _history(outcomes, why)
         )
         fields = (record_id, store, memory_type, authority, lifecycle, scope, "", "", "")
-        chosen.append(Candidate(*fields, score=score, why=why, positive=positive, strong=strong or fired))
+        chosen.append(Candidate(*fields, score=score, why=why, strong=strong or fired))
     chosen.sort(key=lambda c: (-c.score, c.id))
     given = [c for c in chosen if c.id in request.already_given]
     chosen = [c for c in chosen if c.id not in request.already_given]

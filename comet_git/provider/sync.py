@@ -18,6 +18,7 @@ from pathlib import Path
 
 from comet_git.errors import CometError, RecordFormatError
 from comet_git.index import FileRow, Index
+from comet_git.provider.writes import StoreWriter, record_name
 from comet_git.records import profile, tombstones
 from comet_git.records.codec import parse_record
 from comet_git.records.model import Record, record_from_json, utc_now
@@ -128,8 +129,6 @@ class StoreSync:
     """Applies one Scan to the index.  The caller holds the store lock and a transaction."""
 
     def __init__(self, index: Index, store: ScopeStore, *, absorb_edits: bool = True) -> None:
-        from comet_git.provider.writes import StoreWriter
-
         self.index = index
         self.store = store
         self.absorb_edits = absorb_edits
@@ -304,12 +303,10 @@ class StoreSync:
             record = parse_record(content.read_text(encoding="utf-8"), str(content))
         except RecordFormatError as error:
             self.index.set_invalid(
-                self.store.name, content.relative_to(self.store.root).as_posix(), error.line, _message(error)
+                self.store.name, record_name(content, self.store), error.line, _message(error)
             )
             return
-        self.index.put_record(
-            self.store.name, content.relative_to(self.store.root).as_posix(), record, "forgotten"
-        )
+        self.index.put_record(self.store.name, record_name(content, self.store), record, "forgotten")
 
     def _tombstone_missing(self, name: str) -> None:
         self.writer.profile_changed()

@@ -159,7 +159,7 @@ class StoreWriter:
         RecordHistory(self.store, record_id).log("forget", source, current.version, None)
         self.index.put_record(
             self.store.name,
-            tombstones.content_path(self.store, record_id).relative_to(self.store.root).as_posix(),
+            record_name(tombstones.content_path(self.store, record_id), self.store),
             current,
             "forgotten",
         )
@@ -173,7 +173,7 @@ class StoreWriter:
         RecordHistory(self.store, record.id).log("forget", source, record.version, None)
         self.index.put_record(
             self.store.name,
-            tombstones.content_path(self.store, record.id).relative_to(self.store.root).as_posix(),
+            record_name(tombstones.content_path(self.store, record.id), self.store),
             record,
             "forgotten",
         )
