@@ -34,9 +34,6 @@ from comet_git.store import (
 LOWERING_OUTCOMES = ("corrected", "contributed-to-failure")
 
 
-LOWERING_OUTCOMES = ("corrected", "contributed-to-failure")
-
-
 def record_name(path: Path, store: ScopeStore) -> str:
     return path.relative_to(store.root).as_posix()
 
