@@ -10,9 +10,8 @@ from __future__ import annotations
 
 import io
 from collections.abc import Mapping
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from comet_git.errors import InvalidInputError, RecordFormatError
 from comet_git.store import atomic_write
@@ -22,14 +21,12 @@ TRUE_WORDS = ("true", "yes", "on", "1")
 FALSE_WORDS = ("false", "no", "off", "0")
 
 
-@dataclass(frozen=True)
-class ConfigLayer:
+class ConfigLayer(NamedTuple):
     name: str  # default | repository | user | project-override
     path: Path | None
 
 
-@dataclass(frozen=True)
-class Setting:
+class Setting(NamedTuple):
     key: str
     value: bool
     source: str

@@ -9,7 +9,6 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import traceback
 from pathlib import Path
 
 from comet_git.records.model import utc_now
@@ -20,6 +19,8 @@ MAX_LOG_BYTES = 1_000_000
 
 def log_failure(log: Path, where: str, error: BaseException, **context: object) -> None:
     """Append one failure; never raises (there is nowhere left to report to)."""
+    import traceback  # 3 ms, and only a failure needs it: not imported by every `comet task`
+
     entry = {
         "at": utc_now(),
         "where": where,

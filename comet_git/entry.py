@@ -5,13 +5,13 @@ phase change.  It is parsed here, without importing click (about 30 ms of a ~60 
 start), whenever its arguments are the plain ones below; anything else (another
 command, --help, an unknown or malformed option) goes to the click CLI, which also
 gives the usage errors.  tests/test_packaging.py checks that the two agree.
+`comet --version` is answered here too, with what click's version option prints.
 """
 
 from __future__ import annotations
 
 import gc
 import sys
-from pathlib import Path
 
 # `comet task` options that take a value, and where they go.
 FAST_TASK_OPTIONS = {
@@ -26,11 +26,11 @@ FAST_TASK_OPTIONS = {
 INTEGER_OPTIONS = ("budget", "max_entries")
 
 
-def parse_fast_task(argv: list[str]) -> tuple[Path, dict[str, object], bool] | None:
+def parse_fast_task(argv: list[str]) -> tuple[str, dict[str, object], bool] | None:
     """(PATH, options, --json) for a plain `comet task` call, or None to let click decide."""
     options: dict[str, object] = {"budget": 6000, "max_entries": 12}
     seen: set[str] = set()
-    path: Path | None = None
+    path: str | None = None
     as_json = False
     items = iter(argv)
     for item in items:
@@ -46,7 +46,7 @@ def parse_fast_task(argv: list[str]) -> tuple[Path, dict[str, object], bool] | N
             seen.add(name)
             options[FAST_TASK_OPTIONS[name]] = value
         elif not item.startswith("-") and path is None:
-            path = Path(item)
+            path = item
         else:
             return None
     if "--task" not in seen:
@@ -57,10 +57,15 @@ def parse_fast_task(argv: list[str]) -> tuple[Path, dict[str, object], bool] | N
             if not given.isdigit():
                 return None
             options[key] = int(given)
-    return path or Path("."), options, as_json
+    return path or ".", options, as_json
 
 
 def main() -> None:
+    if sys.argv[1:] == ["--version"]:
+        from comet_git import __version__
+
+        print(f"comet, version {__version__}")  # what click.version_option prints
+        return
     # A short-lived process that allocates many small objects: the cyclic garbage
     # collector only costs time here.
     gc.disable()
@@ -70,10 +75,12 @@ def main() -> None:
 
         click_main()
         return
+    from pathlib import Path  # not at the top: `comet --version` needs no pathlib (~5 ms)
+
     from comet_git.commands import task
 
     path, options, as_json = fast
-    output = task.context(path, options, record_applications=True)
+    output = task.context(Path(path), options, record_applications=True)
     sys.stdout.flush()
     sys.stdout.buffer.writelines(output.render(as_json))
     sys.stdout.buffer.flush()

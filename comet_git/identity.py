@@ -15,9 +15,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from comet_git.errors import CometError, InvalidInputError, NotARepositoryError
 
@@ -33,22 +32,19 @@ _SLUG_MAX = 40
 _HASH_LENGTH = 8
 
 
-@dataclass(frozen=True)
-class RepoLocation:
+class RepoLocation(NamedTuple):
     worktree_root: Path
     git_dir: Path
     common_dir: Path
 
 
-@dataclass(frozen=True)
-class ProjectFingerprint:
+class ProjectFingerprint(NamedTuple):
     remotes: dict[str, str]
     root_commits: tuple[str, ...]
     worktrees: tuple[str, ...]
 
 
-@dataclass(frozen=True)
-class ProjectIdentity:
+class ProjectIdentity(NamedTuple):
     key: str
     slug: str
     derivation: str
@@ -254,8 +250,9 @@ class _ConfigScanner:
 
 # --- remote URLs -------------------------------------------------------------
 
-_URL_SCHEME = re.compile(r"\A([A-Za-z][A-Za-z0-9+.-]*)://")
-_WINDOWS_DRIVE = re.compile(r"\A[A-Za-z]:[\\/]")
+# As text, compiled by re on first use: only deriving a key needs them.
+_URL_SCHEME = r"\A([A-Za-z][A-Za-z0-9+.-]*)://"
+_WINDOWS_DRIVE = r"\A[A-Za-z]:[\\/]"
 _DEFAULT_PORTS = {
     "ssh": "22",
     "git+ssh": "22",
@@ -279,7 +276,7 @@ def normalize_remote_url(url: str, *, base: Path | None = None) -> str:
     url = url.strip()
     if not url:
         raise InvalidInputError("empty remote URL", hint="give a URL such as https://host/owner/repo")
-    scheme_match = _URL_SCHEME.match(url)
+    scheme_match = re.match(_URL_SCHEME, url)
     if scheme_match:
         scheme = scheme_match.group(1).lower()
         rest = url[scheme_match.end() :]
@@ -298,7 +295,7 @@ def _is_scp_like(url: str) -> bool:
     # git's own rule: a colon before any slash, and not a Windows drive letter.
     colon = url.find(":")
     slash = url.find("/")
-    return colon > 0 and (slash < 0 or colon < slash) and not _WINDOWS_DRIVE.match(url)
+    return colon > 0 and (slash < 0 or colon < slash) and not re.match(_WINDOWS_DRIVE, url)
 
 
 def _strip_file_authority(rest: str) -> str:

@@ -11,7 +11,6 @@ import re
 import sqlite3
 import time
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import NamedTuple
 
@@ -73,8 +72,7 @@ _FTS_TABLE = (
 RACY_WINDOW_NS = 2_000_000_000
 
 
-@dataclass(frozen=True)
-class FileRow:
+class FileRow(NamedTuple):
     name: str
     kind: str
     mtime_ns: int
@@ -92,7 +90,7 @@ class FileRow:
 class IndexedRecord(NamedTuple):
     """A record as the index knows it: its JSON (kept ready to print) and where it lives.
 
-    A NamedTuple, not a dataclass: a listing builds ten thousand of them."""
+    A NamedTuple: a listing builds ten thousand of them."""
 
     id: str
     store: str
@@ -105,8 +103,7 @@ class IndexedRecord(NamedTuple):
         return data
 
 
-@dataclass(frozen=True)
-class InvalidFile:
+class InvalidFile(NamedTuple):
     store: str
     name: str
     line: int | None
@@ -244,7 +241,8 @@ class Index:
         if not self.fresh:
             self.drop_record(record.id)
         selectors = record.selectors
-        terms = terms_of(record.title, record.manifest_summary, record.text, " ".join(selectors.tasks))
+        summary = record.manifest_summary  # derived from the text unless the record has one
+        terms = terms_of(record.title, summary, record.text, " ".join(selectors.tasks))
         cursor = self.connection.execute(
             "INSERT INTO records(id, store, file, state, scope, project_key, memory_type, memory_class,"
             " authority, lifecycle, title, summary, tasks, version, created_at, updated_at, json,"
@@ -253,7 +251,7 @@ class Index:
             (
                 record.id, store, file, state, record.scope, record.project_key, record.memory_type,
                 record.memory_class, record.authority, record.lifecycle, record.title,
-                record.manifest_summary, "\n".join(selectors.tasks),
+                summary, "\n".join(selectors.tasks),
                 record.version, record.created_at, record.updated_at, record_json(record, state),
                 compile_patterns(selectors.paths), _word_set(selectors.operations),
                 _word_set(selectors.phases), _outcomes(record),
@@ -274,7 +272,7 @@ class Index:
                 (
                     cursor.lastrowid,
                     record.title,
-                    record.manifest_summary,
+                    summary,
                     record.text,
                     " ".join(selectors.tasks),
                     terms,

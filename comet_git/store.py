@@ -10,8 +10,8 @@ import os
 import sys
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 from comet_git.errors import ConcurrentEditError, StoreError
 
@@ -61,8 +61,7 @@ def ensure_dir(path: Path) -> Path:
     return path
 
 
-@dataclass(frozen=True)
-class FileState:
+class FileState(NamedTuple):
     """What a file looked like when we read it: the basis of compare-before-replace."""
 
     mtime_ns: int
@@ -202,8 +201,7 @@ def file_lock(
         os.close(fd)  # closing the descriptor releases the lock
 
 
-@dataclass(frozen=True)
-class ScopeStore:
+class ScopeStore(NamedTuple):
     """The files of one memory scope: global, or one project."""
 
     root: Path
@@ -257,8 +255,7 @@ class ScopeStore:
         return file_lock(self.lock_path, wait=wait)
 
 
-@dataclass(frozen=True)
-class Home:
+class Home(NamedTuple):
     """COMET_HOME and the stores below it."""
 
     root: Path

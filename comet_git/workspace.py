@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from comet_git.errors import CometError
 from comet_git.identity import (
@@ -26,8 +25,7 @@ if TYPE_CHECKING:
 PROJECT_FILE = "project.yaml"
 
 
-@dataclass(frozen=True)
-class Workspace:
+class Workspace(NamedTuple):
     home: Home
     path: Path
     location: RepoLocation | None

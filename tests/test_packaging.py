@@ -64,6 +64,21 @@ def test_mypy_strict_is_clean() -> None:
     assert done.returncode == 0, done.stdout + done.stderr
 
 
+def test_the_fast_version_prints_what_click_prints(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`comet --version` is answered without importing click, exactly as click would."""
+    from click.testing import CliRunner
+
+    from comet_git import entry
+
+    monkeypatch.setattr(sys, "argv", ["comet", "--version"])
+    entry.main()
+    clicked = CliRunner().invoke(cli, ["--version"])
+    assert clicked.exit_code == 0
+    assert capsys.readouterr().out == clicked.output
+
+
 def test_every_subpackage_ships_in_the_wheel() -> None:
     # pyproject lists packages by hand (hooks/, skills/ and templates/ are mapped into the
     # package): a new folder of modules must be listed too, or the wheel leaves it out.

@@ -4,13 +4,13 @@ library and returns an Output; only cli.py prints."""
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
 
 
-@dataclass(frozen=True)
-class Output:
+class Output(NamedTuple):
     """What a command produced: the JSON object (with its `schema`) and the text for people.
 
     Large listings give `json_pieces` ready-made and their text as a function, so

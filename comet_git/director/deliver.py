@@ -13,18 +13,19 @@ silently.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
 from typing import Any
 
 from comet_git.director.select import DIRECT_POLICIES, Candidate, Selection, TaskRequest
 
 
-@dataclass
 class Delivery:
-    context: list[dict[str, Any]] = field(default_factory=list)
-    manifest: list[dict[str, Any]] = field(default_factory=list)
-    used: int = 0
-    omitted: dict[str, int] = field(default_factory=dict)
+    __slots__ = ("context", "manifest", "omitted", "used")
+
+    def __init__(self) -> None:
+        self.context: list[dict[str, Any]] = []
+        self.manifest: list[dict[str, Any]] = []
+        self.used = 0
+        self.omitted: dict[str, int] = {}
 
     def omit(self, reason: str) -> None:
         self.omitted[reason] = self.omitted.get(reason, 0) + 1

@@ -59,8 +59,9 @@ def _inside(pattern: str, directory: str) -> bool:
     return literal.startswith(directory.rstrip("/") + "/")
 
 
-_WILDCARD = re.compile(r"[*?\[]")
-_EXTENSION_PATTERN = re.compile(r"\*\.([^*?\[/]+)")
+# As text, compiled by re on first use: only indexing needs them, not `comet task`.
+_WILDCARD = r"[*?\[]"
+_EXTENSION_PATTERN = r"\*\.([^*?\[/]+)"
 
 
 def path_anchors(patterns: Sequence[str]) -> set[str]:
@@ -81,11 +82,11 @@ def path_anchors(patterns: Sequence[str]) -> set[str]:
         if pattern.startswith("!") or not body:
             anchors.add("")
         elif "/" in body.lstrip("/"):
-            literal = _WILDCARD.split(body.lstrip("/"), maxsplit=1)[0]
+            literal = re.split(_WILDCARD, body.lstrip("/"), maxsplit=1)[0]
             anchors.add("root:" + literal.rsplit("/", 1)[0] if "/" in literal else "")
-        elif not _WILDCARD.search(body):
+        elif not re.search(_WILDCARD, body):
             anchors.update({f"dir:{body}"} if dir_only else {f"name:{body}", f"dir:{body}"})
-        elif (extension := _EXTENSION_PATTERN.fullmatch(body)) and not dir_only:
+        elif (extension := re.fullmatch(_EXTENSION_PATTERN, body)) and not dir_only:
             anchors.add("ext:" + extension.group(1).rsplit(".", 1)[-1])
         else:
             anchors.add("")

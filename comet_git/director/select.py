@@ -31,8 +31,7 @@ from __future__ import annotations
 
 import json
 import math
-from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from comet_git.director.paths import match as path_match
 from comet_git.director.paths import request_keys
@@ -43,8 +42,7 @@ STRONG_RELEVANCE = 0.5  # relevance from which text alone counts as a direct mat
 DIRECT_POLICIES = 3  # proven policies delivered in full, beyond the core profile
 
 
-@dataclass(frozen=True)
-class TaskRequest:
+class TaskRequest(NamedTuple):
     task: str
     path: str | None = None
     path_is_dir: bool = False
@@ -67,28 +65,53 @@ class TaskRequest:
         }
 
 
-@dataclass
 class Candidate:
-    id: str
-    store: str
-    memory_type: str
-    authority: str
-    lifecycle: str
-    scope: str
-    title: str
-    summary: str
-    updated_at: str
-    score: float = 0.0
-    why: list[str] = field(default_factory=list)
-    strong: bool = False  # a selector or keyword matched, or the text is clearly relevant
-    record: dict[str, Any] | None = None
+    """A record that applies, as ranked; title, summary and record are filled in later for the
+    ones delivery can reach."""
+
+    __slots__ = (
+        "authority", "id", "lifecycle", "memory_type", "record", "scope", "score", "store", "strong",
+        "summary", "title", "updated_at", "why",
+    )  # fmt: skip
+
+    def __init__(
+        self,
+        id: str,
+        store: str,
+        memory_type: str,
+        authority: str,
+        lifecycle: str,
+        scope: str,
+        title: str,
+        summary: str,
+        updated_at: str,
+        score: float = 0.0,
+        why: list[str] | None = None,
+        strong: bool = False,  # a selector or keyword matched, or the text is clearly relevant
+        record: dict[str, Any] | None = None,
+    ) -> None:
+        self.id = id
+        self.store = store
+        self.memory_type = memory_type
+        self.authority = authority
+        self.lifecycle = lifecycle
+        self.scope = scope
+        self.title = title
+        self.summary = summary
+        self.updated_at = updated_at
+        self.score = score
+        self.why: list[str] = [] if why is None else why
+        self.strong = strong
+        self.record = record
 
 
-@dataclass
 class Selection:
-    candidates: list[Candidate]  # applicable and positively matched (or core-profile), best first
-    excluded: dict[str, str]  # id -> the condition that excluded it (for explain)
-    already_given: int = 0  # applicable, but given earlier in this session
+    __slots__ = ("already_given", "candidates", "excluded")
+
+    def __init__(self, candidates: list[Candidate], excluded: dict[str, str], already_given: int = 0) -> None:
+        self.candidates = candidates  # applicable and positively matched (or core-profile), best first
+        self.excluded = excluded  # id -> the condition that excluded it (for explain)
+        self.already_given = already_given  # applicable, but given earlier in this session
 
 
 DETAIL_SLACK = 24  # candidates read in full beyond what max-entries needs, for budget skips

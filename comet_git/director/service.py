@@ -8,10 +8,8 @@ still exits 0.  Never partial content.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -93,7 +91,7 @@ def task_context(ws: Workspace, request: TaskRequest, *, record_applications: bo
         if not ws.setting("memory.retrieval").value:
             return _empty(ws, request, "disabled", ["memory.retrieval is off: no memory is delivered"])
         if record_applications and request.session:
-            request = replace(request, already_given=frozenset(_session_given(ws, request.session)))
+            request = request._replace(already_given=frozenset(_session_given(ws, request.session)))
         delivery = deliver(_select(ws, request), request)
         if record_applications:
             _journal_delivery(ws, request, delivery)
@@ -181,6 +179,8 @@ def _event(ws: Workspace, kind: str, session: str | None, context: dict[str, Any
 
 
 def _session_path(ws: Workspace, session: str) -> Path:
+    import hashlib  # 4 ms (OpenSSL), for --session only
+
     digest = hashlib.sha256(f"{ws.project_key}\x1f{session}".encode()).hexdigest()[:24]
     return ws.home.root / "sessions" / f"{digest}.json"
 

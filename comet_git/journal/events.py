@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import hashlib
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from comet_git.errors import RecordFormatError
 
@@ -46,6 +44,8 @@ SCOPES = ("global", "project")
 
 def stable_id(prefix: str, *parts: str) -> str:
     """A deterministic id: the same source facts give the same id (hook, import, replay)."""
+    import hashlib  # 4 ms (OpenSSL): `comet task` needs it only when it journals a delivery
+
     digest = hashlib.sha256("\x1f".join(parts).encode("utf-8")).hexdigest()
     return f"{prefix}-{digest[:20]}"
 
@@ -54,8 +54,7 @@ def random_id(prefix: str) -> str:
     return f"{prefix}-{os.urandom(10).hex()}"  # os.urandom, not uuid: uuid costs 6 ms to import
 
 
-@dataclass(frozen=True)
-class Event:
+class Event(NamedTuple):
     event_id: str
     episode_id: str
     type: str
@@ -64,7 +63,7 @@ class Event:
     project_key: str | None
     actor: str
     source: str
-    context: dict[str, Any] = field(default_factory=dict)
+    context: dict[str, Any]  # no default: a NamedTuple's default would be one shared dict
     signal: dict[str, Any] | None = None
     evidence: list[Any] | None = None
     outcome: dict[str, Any] | None = None

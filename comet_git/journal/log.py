@@ -17,8 +17,8 @@ import json
 import os
 import re
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
+from typing import NamedTuple
 
 from comet_git.errors import RecordFormatError
 from comet_git.journal.events import Event, parse_event
@@ -32,8 +32,7 @@ DONE = "done"
 FAILED = "failed"
 
 
-@dataclass(frozen=True)
-class JournalProblem:
+class JournalProblem(NamedTuple):
     file: str
     line: int
     kind: str  # "torn" (an unfinished last line) | "unreadable"
@@ -43,10 +42,12 @@ class JournalProblem:
         return {"file": self.file, "line": self.line, "kind": self.kind, "error": self.error}
 
 
-@dataclass
 class AppendResult:
-    added: list[Event] = field(default_factory=list)
-    duplicates: int = 0
+    __slots__ = ("added", "duplicates")
+
+    def __init__(self, added: list[Event] | None = None, duplicates: int = 0) -> None:
+        self.added: list[Event] = [] if added is None else added
+        self.duplicates = duplicates
 
 
 def serialize(event: Event) -> bytes:

@@ -8,7 +8,6 @@ same contract can replace it without any change to the callers.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
 from comet_git.records.model import Evidence, Selectors
@@ -31,8 +30,7 @@ class RecordView(NamedTuple):
         return data
 
 
-@dataclass(frozen=True)
-class InvalidFileReport:
+class InvalidFileReport(NamedTuple):
     file: str
     line: int | None
     error: str
@@ -41,8 +39,7 @@ class InvalidFileReport:
         return {"file": self.file, "line": self.line, "error": self.error}
 
 
-@dataclass(frozen=True)
-class Query:
+class Query(NamedTuple):
     ids: tuple[str, ...] = ()
     scopes: tuple[str, ...] = ("global", "project")
     memory_types: tuple[str, ...] = ()
@@ -55,8 +52,7 @@ class Query:
     every_row: bool = False  # with `task`: consider every record, to say why each was excluded
 
 
-@dataclass(frozen=True)
-class QueryResult:
+class QueryResult(NamedTuple):
     """What a query found, in order, as one JSON array of records (each with its `state`).
 
     The array stays text until somebody asks for the records: a listing of ten
@@ -64,7 +60,7 @@ class QueryResult:
 
     records_json: list[bytes]  # UTF-8 pieces of one JSON array: b"".join(records_json)
     invalid: list[InvalidFileReport]
-    history: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
+    history: dict[str, list[dict[str, Any]]]  # no default: a NamedTuple's default would be one shared dict
     selection: Selection | None = None  # for a `task` query: the applicable records, best first
 
     @property
@@ -78,21 +74,19 @@ class QueryResult:
 # -- changes: what `apply` accepts ------------------------------------------
 
 
-@dataclass(frozen=True)
-class Remember:
+class Remember(NamedTuple):
     text: str
     title: str | None = None
     scope: str = "project"
     memory_type: str = "collaboration-policy"
     memory_class: str | None = None
-    selectors: Selectors = field(default_factory=Selectors)
+    selectors: Selectors = Selectors()
     summary: str | None = None
     authority: str = "explicit"
     evidence: tuple[Evidence, ...] = ()
 
 
-@dataclass(frozen=True)
-class Correct:
+class Correct(NamedTuple):
     id: str
     text: str | None = None
     title: str | None = None
@@ -105,8 +99,7 @@ class Correct:
     phases: tuple[str, ...] | None = None
 
 
-@dataclass(frozen=True)
-class RecordOutcome:
+class RecordOutcome(NamedTuple):
     """Feedback on one delivery of a record (SPEC §9): counts, and the lifecycle it moves."""
 
     id: str
@@ -115,8 +108,7 @@ class RecordOutcome:
     why_applied: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True)
-class Amend:
+class Amend(NamedTuple):
     """A change the system makes to a record it inferred: more evidence, narrower selectors,
     a lifecycle step, links.  `fields` are Record field names.  Never used for explicit text."""
 
@@ -125,22 +117,19 @@ class Amend:
     reason: str = ""
 
 
-@dataclass(frozen=True)
-class Forget:
+class Forget(NamedTuple):
     id: str
     permanent: bool = False
 
 
-@dataclass(frozen=True)
-class Rollback:
+class Rollback(NamedTuple):
     id: str
 
 
 Change = Remember | Correct | Forget | Rollback | RecordOutcome | Amend
 
 
-@dataclass(frozen=True)
-class ChangeResult:
+class ChangeResult(NamedTuple):
     action: str  # created | unchanged | corrected | forgotten | rolled-back
     id: str
     record: RecordView | None = None
@@ -149,8 +138,7 @@ class ChangeResult:
     detail: str | None = None
 
 
-@dataclass(frozen=True)
-class StoreStatus:
+class StoreStatus(NamedTuple):
     name: str
     path: str
     exists: bool
@@ -173,13 +161,24 @@ class StoreStatus:
         }
 
 
-@dataclass(frozen=True)
 class StatusReport:
-    provider: str
-    home: str
-    index: dict[str, Any]
-    stores: list[StoreStatus]
-    conflicts: list[dict[str, Any]]
+    """Not a NamedTuple: its `index` would hide tuple.index."""
+
+    __slots__ = ("conflicts", "home", "index", "provider", "stores")
+
+    def __init__(
+        self,
+        provider: str,
+        home: str,
+        index: dict[str, Any],
+        stores: list[StoreStatus],
+        conflicts: list[dict[str, Any]],
+    ) -> None:
+        self.provider = provider
+        self.home = home
+        self.index = index
+        self.stores = stores
+        self.conflicts = conflicts
 
 
 class Provider(Protocol):

@@ -298,7 +298,7 @@ class LocalProvider:
                 text=query.text,
                 include_superseded=query.include_superseded or bool(query.ids),
             )
-            result = QueryResult(found, self._invalid(index, stores))
+            result = QueryResult(found, self._invalid(index, stores), {})
             if query.ids:
                 found_ids = {view.id for view in result.records}
                 if len(found_ids) < len(set(query.ids)):
@@ -320,7 +320,7 @@ class LocalProvider:
                 for store in self.visible_stores():
                     self.refresh(index, store, held=False)
                 selection = select(index.connection, names, request, index.has_fts, everything=every_row)
-            return QueryResult([], self._invalid(index, stores), selection=selection)
+            return QueryResult([], self._invalid(index, stores), {}, selection)
 
     def _explain_missing(self, index: Index, ids: tuple[str, ...], found: set[str], names: list[str]) -> None:
         for record_id in ids:

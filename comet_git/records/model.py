@@ -4,11 +4,9 @@ that builds them from a front-matter mapping."""
 from __future__ import annotations
 
 import datetime as dt
-import functools
 import re
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, NamedTuple
 
 from comet_git.errors import RecordFormatError
 
@@ -88,8 +86,9 @@ def utc_now() -> str:
     return dt.datetime.now(dt.timezone.utc).replace(microsecond=0).isoformat().replace("+00:00", "Z")
 
 
-@dataclass(frozen=True)
-class Selectors:
+# Immutable values are NamedTuples, not frozen dataclasses: `comet task` imports this module,
+# and importing `dataclasses` and building its classes costs the agent's hot path ~30 ms.
+class Selectors(NamedTuple):
     paths: tuple[str, ...] = ()
     tasks: tuple[str, ...] = ()
     operations: tuple[str, ...] = ()
@@ -102,8 +101,7 @@ class Selectors:
         return {key: list(getattr(self, key)) for key in SELECTOR_KEYS}
 
 
-@dataclass(frozen=True)
-class Evidence:
+class Evidence(NamedTuple):
     kind: str
     summary: str
     event: str | None = None
@@ -113,14 +111,13 @@ class Evidence:
         return {"event": self.event, "kind": self.kind, "at": self.at, "summary": self.summary}
 
 
-@dataclass(frozen=True)
-class Application:
+class Application(NamedTuple):
     last_applied_at: str | None = None
     last_why_applied: tuple[str, ...] = ()
     last_outcome: str | None = None
     counts: tuple[tuple[str, int], ...] = ()
 
-    def count(self, name: str) -> int:
+    def count(self, name: str) -> int:  # in place of tuple.count, which means nothing here
         return dict(self.counts).get(name, 0)
 
     def to_json(self) -> dict[str, Any]:
@@ -132,8 +129,7 @@ class Application:
         }
 
 
-@dataclass(frozen=True)
-class Record:
+class Record(NamedTuple):
     id: str
     title: str
     scope: str
@@ -147,20 +143,18 @@ class Record:
     text: str
     summary: str | None = None
     project_key: str | None = None
-    selectors: Selectors = field(default_factory=Selectors)
+    selectors: Selectors = Selectors()
     evidence: tuple[Evidence, ...] = ()
     supersedes: tuple[str, ...] = ()
     superseded_by: tuple[str, ...] = ()
     application: Application | None = None
 
-    @functools.cached_property
+    @property
     def manifest_summary(self) -> str:
-        # Cached in the instance's __dict__ (a frozen dataclass still has one): indexing
-        # asks for it several times per record.
         return self.summary or derive_summary(self.text)
 
     def evolve(self, **changes: Any) -> Record:
-        return replace(self, **changes)
+        return self._replace(**changes)
 
     def front_matter(self) -> dict[str, Any]:
         """The front-matter mapping in FIELD_ORDER, leaving out empty optional keys."""
