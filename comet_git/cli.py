@@ -468,6 +468,43 @@ def journal_replay(path: Path, as_json: bool) -> None:
     run(as_json, lambda: journal.replay(workspace(path)))
 
 
+@journal_group.command("record")
+@path_argument
+@click.option(
+    "--type",
+    "event_type",
+    required=True,
+    type=click.Choice(["verification.completed", "review.resolved"]),
+    help="What finished: a verification (tests, a build, a check) or a review.",
+)
+@click.option("--summary", required=True, help="What was verified or reviewed, in a sentence.")
+@click.option(
+    "--outcome",
+    required=True,
+    type=click.Choice(["passed", "failed", "accepted", "changes-made", "rejected"]),
+    help="verification: passed|failed; review: accepted|changes-made|rejected.",
+)
+@click.option("--lesson", help="What to remember from it: with a lesson, `comet learn` makes it an episode.")
+@click.option("--session", help="The task session it belongs to (its request becomes the situation).")
+@json_option
+def journal_record(
+    path: Path,
+    event_type: str,
+    summary: str,
+    outcome: str,
+    lesson: str | None,
+    session: str | None,
+    as_json: bool,
+) -> None:
+    """Journal a finished verification or a resolved review.
+
+    Example: comet journal record --type verification.completed --summary "ran e2e" --outcome failed
+    """
+    from comet_git.commands import task
+
+    run(as_json, lambda: task.complete(path, summary, outcome, lesson, session, event_type))
+
+
 @journal_group.command("flush")
 @path_argument
 @click.option("--timeout", type=float, default=30.0, show_default=True, help="Seconds to wait.")
@@ -638,6 +675,22 @@ def config_set(args: tuple[str, ...], global_scope: bool, as_json: bool) -> None
         raise click.UsageError("expected [PATH] KEY VALUE")
     path, key, value = (Path("."), *args) if len(args) == 2 else (Path(args[0]), args[1], args[2])
     run(as_json, lambda: settings.set_value(workspace(path), key, value, global_scope=global_scope))
+
+
+@cli.command()
+@path_argument
+@json_option
+def learn(path: Path, as_json: bool) -> None:
+    """Run reflection and consolidation on the journal's pending events now.
+
+    Signals become records, task lessons become episodes, your commits are checked
+    for habits, and records that failed in use are listed for re-reflection. The
+    git hooks run the same processing in the background after each event.
+    Example: comet learn --json
+    """
+    from comet_git.commands import learning
+
+    run(as_json, lambda: learning.learn_now(workspace(path)))
 
 
 @cli.command()

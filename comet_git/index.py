@@ -319,6 +319,29 @@ class Index:
         )
         return [IndexedRecord(*row) for row in rows]
 
+    def similar(self, stores: Sequence[str], text: str, limit: int = 25) -> list[bytes]:
+        """The live, current records of `stores` that share words with `text`, closest first
+        (BM25 over the indexed terms), as pieces of one JSON array.  Without FTS5, every
+        live record of those stores: the caller compares them all."""
+        from comet_git.director.text import fts_query  # the same tokens the records were indexed with
+
+        clauses = [_in_clause("r.store", stores), "r.state = 'live'", "r.lifecycle != 'superseded'"]
+        params: list[object] = [*stores]
+        order = "r.id"
+        query = fts_query(text)
+        if query is None:
+            return [b"[]"]
+        if self.has_fts:
+            sql = (
+                "SELECT CAST(r.json AS BLOB) FROM records_fts f JOIN records r ON r.rowid = f.rowid"
+                f" WHERE records_fts MATCH ? AND {' AND '.join(clauses)} ORDER BY bm25(records_fts) LIMIT ?"
+            )
+            rows = self.connection.execute(sql, [query, *params, limit]).fetchall()
+        else:
+            sql = f"SELECT CAST(r.json AS BLOB) FROM records r WHERE {' AND '.join(clauses)} ORDER BY {order}"
+            rows = self.connection.execute(sql, params).fetchall()
+        return [b"[", b",".join(row[0] for row in rows), b"]"]
+
     def records_in(self, store: str) -> list[IndexedRecord]:
         rows = self.connection.execute(
             "SELECT id, store, file, state, json FROM records WHERE store = ? ORDER BY id", (store,)

@@ -12,7 +12,6 @@ from comet_git.errors import CometError, NotARepositoryError
 from comet_git.journal.events import EVENT_TYPES
 from comet_git.journal.log import Journal, JournalProblem
 from comet_git.learning.capture import capture_signal
-from comet_git.learning.replay import replay as run_replay
 from comet_git.workspace import Workspace
 
 JOURNAL_SCHEMA = "comet.journal/v1"
@@ -87,15 +86,21 @@ def import_history(
 
 
 def replay(ws: Workspace) -> Output:
-    learning = ws.setting("memory.learning").value
-    report = run_replay(ws.provider(), learning=learning)
-    data = report.to_json()
-    text = (
-        f"processed {len(report.processed)} events, {len(report.failed)} failed again; "
-        f"{report.waiting} repository events wait for reflection\n"
-    )
-    text += "".join(f"failed: {item['eventId']}: {item['error']}\n" for item in report.failed)
-    return Output(data, text)
+    """Process the pending and failed events again: the same processing as `comet learn`."""
+    from comet_git.commands.learning import render_report, run_learning
+
+    report = run_learning(ws)
+    data = {
+        "schema": "comet.replay/v1",
+        "processed": [
+            {"eventId": item["eventId"], "kind": item["action"], "recordId": item["id"]}
+            for item in report.results
+            if item["eventId"]
+        ],
+        "failed": report.failed,
+        "learn": report.to_json(),
+    }
+    return Output(data, render_report(report))
 
 
 def flush(ws: Workspace, timeout: float) -> Output:

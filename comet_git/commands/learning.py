@@ -1,4 +1,4 @@
-"""comet memory apply."""
+"""comet learn and comet memory apply."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from pathlib import Path
 from comet_git.commands import Output
 from comet_git.errors import InvalidInputError
 from comet_git.learning.deltas import RESULT_SCHEMA, apply_deltas
+from comet_git.learning.learn import LearnReport, learn
 from comet_git.workspace import Workspace
 
 
@@ -28,3 +29,27 @@ def apply(ws: Workspace, source: str) -> Output:
     data = {"schema": RESULT_SCHEMA, "results": [result.to_json() for result in results]}
     text = "".join(f"{r.index}: {r.action} {r.status} {r.id or ''} ({r.reason})\n" for r in results)
     return Output(data, text or "no deltas\n")
+
+
+def run_learning(ws: Workspace) -> LearnReport:
+    return learn(ws.provider(), learning=bool(ws.setting("memory.learning").value))
+
+
+def learn_now(ws: Workspace) -> Output:
+    report = run_learning(ws)
+    return Output(report.to_json(), render_report(report))
+
+
+def render_report(report: LearnReport) -> str:
+    lines = [
+        f"read {report.events_read} journal events: {report.processed} processed, {len(report.failed)} failed"
+        + ("" if report.learning else " (memory.learning is off: no new records)")
+    ]
+    for item in report.results:
+        if item["status"] == "noop" and item["action"] == "update":
+            continue  # a habit that still holds: not news
+        lines.append(f"{item['status']:<8} {item['id'] or '-':<12} {item['source']}: {item['reason']}")
+    lines += [f"failed   {item['eventId'] or '-'} {item['type']}: {item['error']}" for item in report.failed]
+    lines += [f"reflect  {item['id']}: {item['reason']}" for item in report.reflect]
+    lines += [f"busy     {name}: another `comet learn` is running there" for name in report.skipped]
+    return "\n".join(lines) + "\n"

@@ -59,8 +59,12 @@ def remember(
     selectors: Selectors,
     summary: str | None,
 ) -> Output:
+    from comet_git.learning.consolidate import place
+
     chosen_scope = scope or ("project" if ws.project_key else "global")
-    result = ws.provider().apply(
+    provider = ws.provider()
+    placed = place(
+        provider,
         Remember(
             text=text,
             title=title,
@@ -69,9 +73,14 @@ def remember(
             memory_class=memory_class,
             selectors=selectors,
             summary=summary,
-        )
+        ),
     )
-    return _record_output(result.record, result.action)
+    assert placed.id is not None  # an explicit statement always ends in a record
+    [view] = provider.query(Query(ids=(placed.id,))).records
+    output = _record_output(view, placed.action, {"consolidation": placed.to_json()})
+    if placed.action == "created" and not placed.superseded:
+        return output
+    return output._replace(text=f"{output.text}  ({placed.reason})\n")
 
 
 def correct(ws: Workspace, change: Correct) -> Output:

@@ -72,9 +72,16 @@ def outcome(path: Path, application: str, result: str) -> Output:
     return Output(data, f"recorded {result} for {data['id']} (application {application})\n")
 
 
-def complete(path: Path, summary: str, result: str, lesson: str | None, session: str | None) -> Output:
-    data = service.complete(open_workspace(path), summary, result, lesson, session)
-    return Output(data, f"task completion journaled as {data['eventId']}\n")
+def complete(
+    path: Path,
+    summary: str,
+    result: str,
+    lesson: str | None,
+    session: str | None,
+    event_type: str = "task.completed",
+) -> Output:
+    data = service.complete(open_workspace(path), summary, result, lesson, session, event_type)
+    return Output(data, f"{event_type} journaled as {data['eventId']}\n")
 
 
 def explain(path: Path, record_id: str, options: dict[str, Any]) -> Output:

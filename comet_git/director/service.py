@@ -155,12 +155,15 @@ def _journal_delivery(ws: Workspace, request: TaskRequest, delivery: Delivery) -
         for placement, group in (("context", delivery.context), ("manifest", delivery.manifest))
         for item in group
     ]
-    if not items:
-        return
-    _journal(ws).append(
-        [_event(ws, "context.applied", request.session, {"request": request.to_json(), "items": items})],
-        fresh_ids=True,
+    if not items and not request.session:
+        return  # nothing delivered, no session to complete later: nothing worth an event
+    # With nothing delivered, a session still needs its request on record: its completion
+    # names the situation from it.
+    kind = "context.applied" if items else "task.started"
+    context: dict[str, Any] = (
+        {"request": request.to_json(), "items": items} if items else {"request": request.to_json()}
     )
+    _journal(ws).append([_event(ws, kind, request.session, context)], fresh_ids=True)
 
 
 def _event(ws: Workspace, kind: str, session: str | None, context: dict[str, Any], **extra: Any) -> Event:
@@ -276,24 +279,51 @@ def _find_application(ws: Workspace, application: str) -> tuple[Event, dict[str,
     return None
 
 
+RESULT_OUTCOMES = {
+    "task.completed": ("success", "failure", "partial"),
+    "verification.completed": ("passed", "failed"),
+    "review.resolved": ("accepted", "changes-made", "rejected"),
+}
+
+
 def complete(
-    ws: Workspace, summary: str, outcome: str, lesson: str | None, session: str | None
+    ws: Workspace,
+    summary: str,
+    outcome: str,
+    lesson: str | None,
+    session: str | None,
+    event_type: str = "task.completed",
 ) -> dict[str, Any]:
+    """Journal a task's result (or a verification's, a review's).  With a session, the
+    event also carries the request that session last asked for: the situation an
+    episode learned from it describes."""
     if not summary.strip():
         raise CometError("--summary is empty", hint="say in a sentence what the task did")
-    event = _event(
-        ws,
-        "task.completed",
-        session,
-        {"summary": summary},
-        outcome={"outcome": outcome, "lesson": lesson},
-    )
+    allowed = RESULT_OUTCOMES[event_type]
+    if outcome not in allowed:
+        raise InvalidInputError(f"--outcome {outcome!r} is not known", hint="outcomes: " + ", ".join(allowed))
+    context: dict[str, Any] = {"summary": summary}
+    request = _last_request(ws, session) if session else None
+    if request:
+        context.update({key: request.get(key) for key in ("task", "path", "operation", "phase")})
+    event = _event(ws, event_type, session, context, outcome={"outcome": outcome, "lesson": lesson})
     added = _journal(ws).append([event], fresh_ids=True).added
     return {
         "schema": COMPLETE_SCHEMA,
+        "type": event_type,
         "eventId": added[0].event_id if added else event.event_id,
         "journaled": True,
     }
+
+
+def _last_request(ws: Workspace, session: str) -> dict[str, Any] | None:
+    """The request of the session's latest delivery in this project's journal."""
+    episode = _episode(ws, session)
+    found: dict[str, Any] | None = None
+    for event in _journal(ws).events():
+        if event.type in ("context.applied", "task.started") and event.episode_id == episode:
+            found = event.context.get("request")
+    return found
 
 
 # -- explain ---------------------------------------------------------------------------

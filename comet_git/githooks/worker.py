@@ -14,9 +14,11 @@ import os
 import sys
 from pathlib import Path
 
+LEARNABLE = ("repo.commit",)  # what the reflectors read
+
 
 def run_hook(hook: str, args: list[str], stdin_text: str, cwd: Path) -> int:
-    """Journal what happened; returns how many events were added."""
+    """Journal what happened, then learn from it; returns how many events were added."""
     from comet_git.errors import CometError
     from comet_git.identity import find_repository, read_persisted_key
     from comet_git.journal.gitlog import HookMoment, hook_events
@@ -34,7 +36,20 @@ def run_hook(hook: str, args: list[str], stdin_text: str, cwd: Path) -> int:
     )
     events = hook_events(location.worktree_root, key, hook, args, stdin_text, moment)
     store = Home.from_environment().project_store(key).create()
-    return len(Journal(store).append(events).added)
+    added = Journal(store).append(events).added
+    if any(event.type in LEARNABLE for event in added):
+        learn(location.worktree_root)
+    return len(added)
+
+
+def learn(repository: Path) -> None:
+    """`comet learn`, in this detached process: git has long returned.  A learn already
+    running for the store makes this one skip it (the running one may have missed these
+    events; they stay pending for the next)."""
+    from comet_git.commands.learning import run_learning
+    from comet_git.workspace import open_workspace
+
+    run_learning(open_workspace(repository))
 
 
 def main(argv: list[str]) -> int:

@@ -15,8 +15,9 @@ from comet_git.errors import CometError
 from comet_git.journal.events import Event, random_id, stable_id
 from comet_git.journal.log import DONE, FAILED, Journal
 from comet_git.journal.redact import redact_text
+from comet_git.learning.consolidate import place
 from comet_git.learning.signals import LONG_TERM, SignalDecision, classify_signal
-from comet_git.provider import RecordView, Remember
+from comet_git.provider import Query, RecordView, Remember
 from comet_git.provider.local import LocalProvider
 from comet_git.records.model import Evidence, Selectors, utc_now
 
@@ -112,7 +113,8 @@ def process_signal(
         journal.mark([(event.event_id, DONE, None)])
         return SignalResult(event, decision, event.scope, None, False, "memory.learning is off: not stored")
     try:
-        result = provider.apply(
+        placed = place(
+            provider,
             Remember(
                 text=text,
                 title=decision.title,
@@ -123,10 +125,13 @@ def process_signal(
                 evidence=(
                     Evidence(kind="user.signal", summary=text[:300], event=event.event_id, at=event.at),
                 ),
-            )
+            ),
         )
+        assert placed.id is not None  # an explicit statement always ends in a record
+        [view] = provider.query(Query(ids=(placed.id,))).records
     except CometError as error:
         journal.mark([(event.event_id, FAILED, str(error))])
         raise
     journal.mark([(event.event_id, DONE, None)])
-    return SignalResult(event, decision, event.scope, result.record, True, result.detail)
+    note = None if placed.action == "created" and not placed.superseded else placed.reason
+    return SignalResult(event, decision, event.scope, view, True, note)

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from comet_git.errors import CometError, InvalidInputError
+from comet_git.learning.consolidate import place, supersede
 from comet_git.provider import Amend, Forget, Query, Remember
 from comet_git.provider.local import LocalProvider
 from comet_git.records.model import (
@@ -164,31 +165,23 @@ def _create(
     if memory_class is not None and memory_class not in MEMORY_CLASSES:
         raise Rejected(f"memoryClass {memory_class!r} is not one of {', '.join(MEMORY_CLASSES)}")
     scope = delta.get("scope") or ("project" if provider.project_key else "global")
-    result = provider.apply(
-        Remember(
-            text=statement,
-            title=delta.get("title"),
-            scope=str(scope),
-            memory_type=str(memory_type),
-            memory_class=memory_class,
-            selectors=_selectors(delta),
-            authority="inferred",
-            evidence=_evidence(delta),
-        )
+    change = Remember(
+        text=statement,
+        title=delta.get("title"),
+        scope=str(scope),
+        memory_type=str(memory_type),
+        memory_class=memory_class,
+        selectors=_selectors(delta),
+        authority="inferred",
+        evidence=_evidence(delta),
     )
-    if result.action == "unchanged":
-        return DeltaResult(
-            index, str(delta["action"]), "noop", result.id, "the same statement is already remembered"
-        )
+    placed = place(provider, change, replacing=supersedes)
+    if placed.status == "noop" or placed.id is None:
+        return DeltaResult(index, str(delta["action"]), "noop", placed.id, placed.reason)
     if supersedes:
-        provider.apply(Amend(result.id, (("supersedes", (supersedes,)),), "replaces " + supersedes))
-    return DeltaResult(
-        index,
-        str(delta["action"]),
-        "applied",
-        result.id,
-        str(delta.get("reason") or "created as inferred, trial"),
-    )
+        supersede(provider, placed.id, [supersedes])
+    reason = delta.get("reason") if placed.action == "created" else None
+    return DeltaResult(index, str(delta["action"]), "applied", placed.id, str(reason or placed.reason))
 
 
 def _update(
@@ -212,15 +205,17 @@ def _update(
 def _supersede(
     provider: LocalProvider, index: int, delta: Mapping[str, Any], target: dict[str, Any], learning: bool
 ) -> DeltaResult:
-    replacement: str | None = None
     if delta.get("statement"):
         if not learning:
             return DeltaResult(
                 index, "supersede", "noop", target["id"], "memory.learning is off: no new records"
             )
         created = _create(provider, index, delta, supersedes=target["id"])
-        replacement = created.id
-    links = (replacement,) if replacement else ()
-    provider.apply(Amend(target["id"], (("lifecycle", "superseded"), ("superseded_by", links)), "superseded"))
-    reason = str(delta.get("reason") or (f"replaced by {replacement}" if replacement else "no longer used"))
-    return DeltaResult(index, "supersede", "applied", replacement or target["id"], reason)
+        if created.status != "applied":
+            return created  # the replacement was refused: the target stays in use
+        created.reason = str(delta.get("reason") or f"replaces {target['id']}")
+        return created
+    provider.apply(Amend(target["id"], (("lifecycle", "superseded"),), "superseded"))
+    return DeltaResult(
+        index, "supersede", "applied", target["id"], str(delta.get("reason") or "no longer used")
+    )

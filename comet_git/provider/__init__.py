@@ -50,6 +50,7 @@ class Query(NamedTuple):
     with_history: bool = False
     task: TaskRequest | None = None  # a Context Director request: rank what applies to it
     every_row: bool = False  # with `task`: consider every record, to say why each was excluded
+    similar: str | None = None  # the live records closest in wording to this text (consolidation)
 
 
 class QueryResult(NamedTuple):
@@ -84,6 +85,7 @@ class Remember(NamedTuple):
     summary: str | None = None
     authority: str = "explicit"
     evidence: tuple[Evidence, ...] = ()
+    id: str | None = None  # learning derives the id from the origin: a replay finds the same record
 
 
 class Correct(NamedTuple):

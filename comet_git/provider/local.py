@@ -287,6 +287,9 @@ class LocalProvider:
         names = [s.name for s in stores]
         if query.task is not None:
             return self._select(query.task, stores, query.every_row)
+        if query.similar is not None:
+            with self.session() as index:
+                return QueryResult(index.similar(names, query.similar), [], {})
         states = ("live", "forgotten") if query.include_forgotten else ("live",)
         with self.session() as index:
             found = index.select(
@@ -418,8 +421,12 @@ class LocalProvider:
         store = self.store_for_scope(change.scope)
         with self.write_session(store) as writer:
             index = writer.index
+            if change.id is not None and writer.id_taken(change.id):
+                return ChangeResult(
+                    "unchanged", change.id, _view_of(index, change.id), detail=f"{change.id} exists already"
+                )
             record = build_record(
-                writer.unique_id(),
+                change.id or writer.unique_id(),
                 change.text,
                 change.title,
                 store,

@@ -19,7 +19,7 @@ from comet_git.provider import RecordOutcome
 from comet_git.records import profile, tombstones
 from comet_git.records.codec import parse_record, render_record, update_record_text
 from comet_git.records.history import RecordHistory
-from comet_git.records.model import Application, Record, new_record_id, utc_now
+from comet_git.records.model import MAX_EVIDENCE, Application, Evidence, Record, new_record_id, utc_now
 from comet_git.store import (
     ABSENT,
     Absent,
@@ -32,6 +32,21 @@ from comet_git.store import (
 )
 
 LOWERING_OUTCOMES = ("corrected", "contributed-to-failure")
+RETIRING_NEGATIVES = 3  # negative outcomes that retire an inferred record (with more of them than successes)
+
+
+def _retirement(record: Record, counts: dict[str, int]) -> Evidence | None:
+    """The evidence that retires an inferred record after repeated negative outcomes, or None."""
+    negative = {name: counts.get(name, 0) for name in LOWERING_OUTCOMES}
+    total = sum(negative.values())
+    if record.authority != "inferred" or record.lifecycle == "superseded" or total < RETIRING_NEGATIVES:
+        return None
+    if total <= counts.get("used-successfully", 0):
+        return None
+    said = ", ".join(f"{name} {count}" for name, count in negative.items() if count)
+    return Evidence(
+        kind="lifecycle", summary=f"retired after {total} negative outcomes ({said})", at=utc_now()
+    )
 
 
 def record_name(path: Path, store: ScopeStore) -> str:
@@ -73,15 +88,18 @@ class StoreWriter:
         raw = data.decode("utf-8")
         return path, raw, state, parse_record(raw, str(path))
 
+    def id_taken(self, record_id: str) -> bool:
+        """Whether `record_id` was ever used: ids are never reused, not even after a forget."""
+        return (
+            self.index.store_of(record_id) is not None
+            or (self.store.history_dir / record_id).exists()
+            or tombstones.metadata_path(self.store, record_id).exists()
+        )
+
     def unique_id(self) -> str:
         while True:
             candidate = new_record_id()
-            taken = (
-                self.index.store_of(candidate) is not None
-                or (self.store.history_dir / candidate).exists()
-                or tombstones.metadata_path(self.store, candidate).exists()
-            )
-            if not taken:
+            if not self.id_taken(candidate):
                 return candidate
 
     # -- create ---------------------------------------------------------------
@@ -189,12 +207,19 @@ class StoreWriter:
     ) -> tombstones.Tombstone:
         """What a permanent forget leaves: the tombstone's id and content hash, nothing else.
 
-        The journal events that carried the record's text (the signals it came
-        from) keep their ids and types but lose the text, and so does any event
-        that quotes one of its versions."""
+        The journal events that carried the record's text (the signals and task
+        results it came from) keep their ids and types but lose the text, and so
+        does any event that quotes one of its versions."""
         from comet_git.journal.log import Journal
 
-        events = {item.event for version in versions for item in version.evidence if item.event}
+        # A commit cited as evidence is a fact of the repository (git keeps it anyway), not the
+        # forgotten content: scrubbing it would only blind the reflectors to the user's history.
+        events = {
+            item.event
+            for version in versions
+            for item in version.evidence
+            if item.event and item.kind != "repo.commit"
+        }
         texts = sorted({version.text for version in versions} | {version.title for version in versions})
         Journal(self.store).scrub(events, texts)
         RecordHistory(self.store, record_id).erase()
@@ -208,7 +233,8 @@ class StoreWriter:
 
     def record_outcome(self, outcome: RecordOutcome) -> Record:
         """Count the outcome and move the lifecycle (SPEC §9).  Bookkeeping, not a new
-        version: the record's content does not change."""
+        version, except when repeated failures retire an inferred record: that is a
+        change of what the record is, kept in its history."""
         path, raw, state, current = self.live_file(outcome.id)
         counts = dict(current.application.counts) if current.application else {}
         counts[outcome.outcome] = counts.get(outcome.outcome, 0) + 1
@@ -228,6 +254,16 @@ class StoreWriter:
                 counts=tuple(sorted(counts.items())),
             ),
         )
+        retirement = _retirement(updated, counts)
+        if retirement is not None:
+            retired = updated.evolve(
+                lifecycle="superseded",
+                evidence=(*updated.evidence, retirement)[-MAX_EVIDENCE:],
+                version=current.version + 1,
+                updated_at=utc_now(),
+            )
+            self.replace_version(path, raw, state, current, retired, "outcomes")
+            return retired
         written = atomic_write(path, update_record_text(raw, updated), expected=state)
         self._index_file(path, updated, written)
         self.profile_changed(updated, current)

@@ -82,6 +82,15 @@ def new_record_id() -> str:
     return "pm-" + "".join(secrets.choice(ID_ALPHABET) for _ in range(8))
 
 
+def stable_record_id(*origin: str) -> str:
+    """An id derived from where a learned record comes from (a habit of a project, an event):
+    learning the same thing again finds the same record instead of making another."""
+    import hashlib  # off the hot path: only learning derives ids
+
+    number = int.from_bytes(hashlib.sha256("\x1f".join(origin).encode("utf-8")).digest()[:5], "big")
+    return "pm-" + "".join(ID_ALPHABET[(number >> shift) & 31] for shift in range(35, -1, -5))
+
+
 def utc_now() -> str:
     return dt.datetime.now(dt.timezone.utc).replace(microsecond=0).isoformat().replace("+00:00", "Z")
 

@@ -80,3 +80,13 @@ def remove(store: ScopeStore, record_id: str) -> None:
     for path in (metadata_path(store, record_id), content_path(store, record_id)):
         with contextlib.suppress(FileNotFoundError):
             path.unlink()
+
+
+def forgotten_hashes(store: ScopeStore) -> set[str]:
+    """The content hashes of everything forgotten in `store`, for good or not."""
+    if not store.tombstones_dir.is_dir():
+        return set()
+    return {
+        str(json.loads(path.read_text(encoding="utf-8")).get("contentHash"))
+        for path in store.tombstones_dir.glob("*.json")
+    }

@@ -1,0 +1,302 @@
+"""`comet learn`: reflection and consolidation over the journal's pending events.
+
+One streaming pass per store reads every event once:
+- `user.signal` events still pending are processed as `comet memory signal` does;
+- `task.completed`, `verification.completed` and `review.resolved` events that carry a
+  lesson become personal episodes;
+- `repo.commit` events feed the commit reflectors (all of them, done or not: a habit
+  is a property of the whole history, and recounting it keeps `learn` idempotent and
+  independent of the order the events arrived in);
+- `context.outcome` events that lowered an inferred record put it on the list to
+  re-reflect, for the agent acting as semantic reflector;
+- the other types carry nothing to learn and are marked done.
+
+A processing error leaves the event pending (and reported); `comet learn` or `comet
+journal replay` tries again.  Records that learning creates have ids derived from
+their origin (the habit, the event), so a replay finds them instead of creating them
+twice, and a forgotten one (tombstoned or deleted for good) is never made again.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from comet_git.errors import CometError, NotFoundError
+from comet_git.journal.events import Event
+from comet_git.journal.log import DONE, FAILED, Journal
+from comet_git.learning import consolidate
+from comet_git.learning.capture import process_signal
+from comet_git.learning.reflectors import CommitReflection, Habit
+from comet_git.provider import Amend, Query, Remember
+from comet_git.provider.local import LocalProvider
+from comet_git.records import tombstones
+from comet_git.records.model import MAX_EVIDENCE, Evidence, Selectors, stable_record_id
+from comet_git.store import ScopeStore, file_lock
+
+LEARN_SCHEMA = "comet.learn/v1"
+EPISODE_TYPES = ("task.completed", "verification.completed", "review.resolved")
+LOWERING = ("corrected", "contributed-to-failure")
+SUPPORT_GROWTH = 1.25  # a habit's evidence is rewritten once its support grew by a quarter
+SUPPORT_IN_FINDING = re.compile(r"^(\d+) of (\d+)")
+COMMIT_BATCH = 2000  # processing marks are written in batches: the status file stays small per write
+
+
+@dataclass
+class LearnReport:
+    learning: bool
+    events_read: int = 0
+    processed: int = 0
+    results: list[dict[str, Any]] = field(default_factory=list)
+    failed: list[dict[str, Any]] = field(default_factory=list)
+    reflect: list[dict[str, Any]] = field(default_factory=list)
+    skipped: list[str] = field(default_factory=list)  # stores another `learn` was busy with
+
+    def note(
+        self,
+        source: str,
+        action: str,
+        status: str,
+        record_id: str | None,
+        reason: str,
+        event_id: str | None = None,
+    ) -> None:
+        self.results.append(
+            {
+                "source": source,
+                "eventId": event_id,
+                "action": action,
+                "status": status,
+                "id": record_id,
+                "reason": reason,
+            }
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "schema": LEARN_SCHEMA,
+            "learning": self.learning,
+            "events": {"read": self.events_read, "processed": self.processed, "failed": len(self.failed)},
+            "results": self.results,
+            "failed": self.failed,
+            "reflect": self.reflect,
+            "busy": self.skipped,
+        }
+
+
+def learn(provider: LocalProvider, *, learning: bool) -> LearnReport:
+    report = LearnReport(learning)
+    for store in provider.visible_stores():
+        if not store.journal_dir.is_dir():
+            continue
+        with file_lock(store.root / ".learn.lock", wait=False) as held:
+            if not held:
+                report.skipped.append(store.name)
+                continue
+            _learn_store(provider, store, report)
+    return report
+
+
+def _learn_store(provider: LocalProvider, store: ScopeStore, report: LearnReport) -> None:
+    journal = Journal(store)
+    statuses = journal.statuses()
+    reflection = CommitReflection()
+    finished: list[str] = []  # pending events with nothing (more) to do
+    commits: list[str] = []  # pending commit events: done once the habits are applied
+    for event in journal.events():
+        report.events_read += 1
+        pending = statuses.get(event.event_id, ("", None))[0] != DONE
+        if event.type == "repo.commit":
+            reflection.add_event(event.event_id, event.type, event.at, event.context)
+            if pending:
+                commits.append(event.event_id)
+            continue
+        if not pending:
+            continue
+        try:
+            _process(provider, journal, event, report)
+        except CometError as error:
+            journal.mark([(event.event_id, FAILED, str(error))])
+            report.failed.append({"eventId": event.event_id, "type": event.type, "error": str(error)})
+            continue
+        if event.type != "user.signal":  # process_signal marks its own event
+            finished.append(event.event_id)
+        report.processed += 1
+        if len(finished) >= COMMIT_BATCH:
+            journal.mark((event_id, DONE, None) for event_id in finished)
+            finished.clear()
+    journal.mark((event_id, DONE, None) for event_id in finished)
+    if reflection.commits:
+        try:
+            for habit in reflection.habits():
+                _apply_habit(provider, store, habit, report)
+        except CometError as error:
+            report.failed.append({"eventId": None, "type": "repo.commit", "error": str(error)})
+            return  # the commits stay pending: the next run recounts them
+    for start in range(0, len(commits), COMMIT_BATCH):
+        journal.mark((event_id, DONE, None) for event_id in commits[start : start + COMMIT_BATCH])
+    report.processed += len(commits)
+
+
+def _process(provider: LocalProvider, journal: Journal, event: Event, report: LearnReport) -> None:
+    if event.type == "user.signal":
+        result = process_signal(provider, journal, event, learning=report.learning)
+        record = result.record.id if result.record else None
+        status = "applied" if result.stored else "noop"
+        report.note("user.signal", result.decision.kind, status, record, result.note or "", event.event_id)
+    elif event.type in EPISODE_TYPES:
+        _episode(provider, event, report)
+    elif event.type == "context.outcome":
+        _outcome(provider, event, report)
+
+
+# -- episodes ----------------------------------------------------------------------------
+
+
+def _episode(provider: LocalProvider, event: Event, report: LearnReport) -> None:
+    outcome = event.outcome or {}
+    lesson = str(outcome.get("lesson") or "").strip()
+    if not lesson:
+        return  # a result without a lesson is history, not memory
+    if not report.learning:
+        report.note(
+            event.type, "episode", "noop", None, "memory.learning is off: no new records", event.event_id
+        )
+        return
+    context = event.context
+    summary = str(context.get("summary") or "").strip()
+    situation = str(context.get("task") or summary).strip()
+    text = "\n".join(
+        [
+            f"Situation: {situation}",
+            f"Action: {summary}",
+            f"Outcome: {outcome.get('outcome', 'unknown')} ({event.type})",
+            f"Lesson: {lesson}",
+        ]
+    )
+    request_path = context.get("path")
+    paths = (f"{str(request_path).rstrip('/')}/",) if request_path and request_path != "." else ()
+    operation = context.get("operation")
+    change = Remember(
+        text=text,
+        title=lesson if len(lesson) <= 80 else lesson[:77].rstrip() + "...",
+        summary=lesson[:300],
+        scope=event.scope,
+        memory_type="personal-episode",
+        memory_class="collaboration-habit",
+        selectors=Selectors(paths=paths, operations=(str(operation),) if operation else ()),
+        authority="inferred",
+        evidence=(Evidence(kind=event.type, summary=summary[:300], event=event.event_id, at=event.at),),
+    )
+    placed = consolidate.place(provider, change, record_id=stable_record_id(event.event_id))
+    report.note(event.type, "episode", placed.status, placed.id, placed.reason, event.event_id)
+
+
+# -- outcomes ----------------------------------------------------------------------------
+
+
+def _outcome(provider: LocalProvider, event: Event, report: LearnReport) -> None:
+    outcome = event.outcome or {}
+    record_id = str(outcome.get("recordId") or "")
+    if outcome.get("outcome") not in LOWERING or not record_id:
+        return
+    record = find_record(provider, record_id)
+    if record is None or record["state"] != "live" or record["lifecycle"] == "superseded":
+        return
+    if record["authority"] != "inferred":
+        return  # explicit memory changes only when the person changes it
+    report.reflect.append(
+        {
+            "id": record_id,
+            "outcome": outcome["outcome"],
+            "eventId": event.event_id,
+            "reason": (
+                f"{outcome['outcome']} in use: check it against the evidence, then `comet memory apply`"
+                " an update, a supersede or a forget"
+            ),
+        }
+    )
+
+
+# -- habits ------------------------------------------------------------------------------
+
+
+def _habit_evidence(habit: Habit) -> tuple[Evidence, ...]:
+    newest = habit.citations[0].at if habit.citations else None
+    found = [Evidence(kind="reflection", summary=habit.finding, at=newest)]
+    found += [
+        Evidence(kind="repo.commit", summary=c.summary, event=c.event_id, at=c.at) for c in habit.citations
+    ]
+    return tuple(found[:MAX_EVIDENCE])
+
+
+def _support(record: dict[str, Any]) -> int:
+    for item in record.get("evidence") or ():
+        match = SUPPORT_IN_FINDING.match(str(item.get("summary", "")))
+        if item.get("kind") == "reflection" and match:
+            return int(match.group(1))
+    return 0
+
+
+def _apply_habit(provider: LocalProvider, store: ScopeStore, habit: Habit, report: LearnReport) -> None:
+    record_id = stable_record_id(store.name, habit.key)
+    source = f"reflector {habit.key}"
+    existing = _existing(provider, store, record_id)
+    if existing == "forgotten":
+        report.note(source, "create", "noop", record_id, "you forgot this habit: it is not learned again")
+        return
+    if isinstance(existing, dict):
+        _refresh_habit(provider, habit, existing, source, report)
+        return
+    if not report.learning:
+        report.note(source, "create", "noop", None, "memory.learning is off: no new records")
+        return
+    change = Remember(
+        text=habit.statement,
+        title=habit.title,
+        scope=store.scope,
+        memory_type="collaboration-policy",
+        memory_class="collaboration-habit",
+        selectors=habit.selectors,
+        authority="inferred",
+        evidence=_habit_evidence(habit),
+    )
+    placed = consolidate.place(provider, change, record_id=record_id)
+    report.note(source, "create", placed.status, placed.id, placed.reason or habit.finding)
+
+
+def _existing(provider: LocalProvider, store: ScopeStore, record_id: str) -> dict[str, Any] | str | None:
+    if tombstones.read(store, record_id) is not None:
+        return "forgotten"
+    return find_record(provider, record_id)
+
+
+def find_record(provider: LocalProvider, record_id: str) -> dict[str, Any] | None:
+    """The record's JSON (with its `state`), live or forgotten, or None."""
+    try:
+        found = provider.query(Query(ids=(record_id,), include_forgotten=True)).records
+    except NotFoundError:
+        return None
+    return found[0].as_dict() if found else None
+
+
+def _refresh_habit(
+    provider: LocalProvider, habit: Habit, record: dict[str, Any], source: str, report: LearnReport
+) -> None:
+    record_id = record["id"]
+    if record["lifecycle"] == "superseded":
+        report.note(source, "update", "noop", record_id, "retired earlier: not brought back")
+        return
+    if record["authority"] == "explicit":
+        report.note(source, "update", "noop", record_id, "you edited it: your text stands")
+        return
+    same_text = record["text"].strip() == habit.statement and record["selectors"] == habit.selectors.to_json()
+    if same_text and habit.support < _support(record) * SUPPORT_GROWTH:
+        report.note(source, "update", "noop", record_id, f"still holds ({habit.finding})")
+        return
+    fields: tuple[tuple[str, Any], ...] = (("evidence", _habit_evidence(habit)),)
+    if not same_text:
+        fields += (("text", habit.statement), ("selectors", habit.selectors))
+    provider.apply(Amend(record_id, fields, "more evidence"))
+    report.note(source, "update", "applied", record_id, habit.finding)

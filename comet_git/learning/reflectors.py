@@ -1,0 +1,514 @@
+"""Deterministic reflectors: habits in the user's own commits, found without a language model.
+
+Each reflector reads commit facts (what a `repo.commit` event keeps: subject, trailers,
+issue references, changed paths, branch) and says which habits the evidence supports.
+Only the user's own commits count (`authorIsUser`), and merge commits never do: their
+subjects are written by git or by a forge, not by the person.
+
+A habit is formed only once its evidence is strong enough; the thresholds are the
+constants below and the README lists them.  The statement of a habit never carries
+counts (they change with every commit); the counts go into its evidence.
+
+Every aggregate here is a plain count over the commits seen, so the result does not
+depend on the order in which the events are read, and memory stays bounded by the
+number of distinct directories and branch prefixes, not by the number of commits.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter, deque
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import PurePosixPath
+from typing import Any
+
+from comet_git.records.model import Selectors
+
+# -- thresholds (README: "What comet learns from your commits") ---------------------------
+
+MIN_COMMITS = 10  # commit-message habits: at least this many of the user's own commits
+MESSAGE_SHARE = 0.8  # ...and at least this share of them showing the habit
+STRICT_SHARE = 0.9  # sign-off, subject case and length: near-universal, or it is not a habit
+ISSUE_SHARE = 0.7
+MIN_COCHANGE = 5  # a source directory changed in at least 5 commits, its tests in at least 5 of them
+COCHANGE_SHARE = 0.6
+MAX_COCHANGE_FILES = 50  # a commit touching more files is a sweep (a rename, a format), not a habit
+MAX_COCHANGE_DIRECTORIES = 4  # ...and so is one touching sources in more directories
+MIN_BRANCHES = 5  # distinct branch names
+BRANCH_SHARE = 0.8
+EVIDENCE_COMMITS = 5  # the most recent supporting commits cited as evidence
+
+CONVENTIONAL = re.compile(r"^(?P<type>[a-z]+)(?:\((?P<scope>[^()]+)\))?!?: (?P<description>\S.*)$")
+ISSUE_HASH = re.compile(r"^#\d+$|^GH-\d+$")
+LONG_LIVED_BRANCHES = frozenset(
+    {"main", "master", "develop", "development", "dev", "trunk", "stable", "gh-pages", "head"}
+)
+BRANCH_REST = re.compile(r"^[a-z0-9]+(?:[-.][a-z0-9]+)*$")
+
+# Verbs that commit subjects start with, in their base form.  A subject whose first word
+# is one of them is imperative; its past or third-person form says the other moods.
+_COMMIT_VERB_TEXT = """
+    add adjust allow apply avoid bump change check clarify clean cleanup close configure convert
+    copy correct create deprecate disable document drop enable ensure expose extract fix format
+    handle ignore implement import improve include increase inline install introduce keep limit make
+    mark merge migrate move normalize optimize pass pin prefer prepare prevent raise read rebuild
+    reduce refactor release reload remove rename reorder replace require reset resolve restore
+    restructure return revert rework rewrite run separate set show simplify skip sort split start
+    stop support switch test tidy track tweak unify update upgrade use validate warn wrap write
+    accept cover quote explain generate guard hide let load log lower parse print protect publish
+    rely repair report retry save scan send serve shorten speed store strip teach trim wait watch
+"""
+COMMIT_VERBS = frozenset(_COMMIT_VERB_TEXT.split())
+IRREGULAR_PAST = {"made": "make", "wrote": "write", "ran": "run", "rewrote": "rewrite", "kept": "keep"}
+
+TEST_DIRECTORIES = frozenset({"test", "tests", "testing", "__tests__", "spec", "specs", "t"})
+TEST_FILE = re.compile(r"^(test_.+|.+_test\.\w+|.+\.(test|spec)\.\w+|.+Test\.\w+)$")
+_SOURCE_SUFFIX_TEXT = ".py .pyx .js .jsx .ts .tsx .mjs .go .rs .java .kt .scala .rb .php .c .h .cc"
+_SOURCE_SUFFIX_TEXT += " .cpp .hpp .cs .swift .m .ex .exs .erl .hs .ml .lua .sh .vue .svelte"
+SOURCE_SUFFIXES = frozenset(_SOURCE_SUFFIX_TEXT.split())
+
+
+@dataclass(frozen=True)
+class CommitFacts:
+    """What a reflector may know of one of the user's commits."""
+
+    commit: str
+    event_id: str
+    at: str
+    subject: str
+    signed_off: bool
+    issues: tuple[str, ...]
+    paths: tuple[str, ...]
+    branch: str | None
+
+
+def commit_facts(event_id: str, at: str, context: Mapping[str, Any]) -> CommitFacts | None:
+    """The facts of a `repo.commit` event's context, or None when it is not the user's own
+    non-merge commit."""
+    if context.get("authorIsUser") is not True or len(context.get("parents") or ()) > 1:
+        return None
+    trailers = context.get("trailers") or {}
+    files = context.get("files") or ()
+    return CommitFacts(
+        commit=str(context.get("commit", "")),
+        event_id=event_id,
+        at=at,
+        subject=str(context.get("subject") or ""),
+        signed_off=bool(trailers.get("signedOff")) if isinstance(trailers, Mapping) else False,
+        issues=tuple(str(issue) for issue in context.get("issues") or ()),
+        paths=tuple(str(item["path"]) for item in files if isinstance(item, Mapping) and item.get("path")),
+        branch=context.get("branch") if isinstance(context.get("branch"), str) else None,
+    )
+
+
+@dataclass(frozen=True)
+class Citation:
+    """One piece of evidence: the event and what it shows."""
+
+    event_id: str
+    at: str
+    summary: str
+
+
+@dataclass(frozen=True)
+class Habit:
+    key: str  # stable: the same habit of the same project is always the same record
+    title: str
+    statement: str
+    selectors: Selectors
+    support: int
+    total: int
+    finding: str  # the counts, for the first evidence item: "41 of 45 of your commits ..."
+    citations: tuple[Citation, ...]
+
+
+class _Examples:
+    """The most recent supporting commits of one habit (bounded)."""
+
+    def __init__(self) -> None:
+        self.items: deque[CommitFacts] = deque()
+
+    def add(self, facts: CommitFacts) -> None:
+        self.items.append(facts)
+        # Keep the latest by (time, id): independent of the order the events come in.
+        if len(self.items) > EVIDENCE_COMMITS * 4:
+            kept = sorted(self.items, key=lambda f: (f.at, f.commit))[-EVIDENCE_COMMITS:]
+            self.items = deque(kept)
+
+    def latest(self, what: str) -> tuple[Citation, ...]:
+        chosen = sorted(self.items, key=lambda f: (f.at, f.commit))[-EVIDENCE_COMMITS:]
+        return tuple(
+            Citation(f.event_id, f.at, f"{what}: {f.commit[:12]} {f.subject[:120]}") for f in reversed(chosen)
+        )
+
+
+def _ranked(counts: Counter[str], limit: int, at_least: int = 2) -> list[str]:
+    """The most frequent names, ties by name: the same whatever order they were counted in."""
+    ordered = sorted(counts.items(), key=lambda item: (-item[1], item[0]))
+    return [name for name, count in ordered if count >= at_least][:limit]
+
+
+def _share(part: int, whole: int) -> float:
+    return part / whole if whole else 0.0
+
+
+def _description(subject: str) -> str:
+    match = CONVENTIONAL.match(subject)
+    return match.group("description") if match else subject
+
+
+def _mood(subject: str) -> str | None:
+    """ "imperative", "past", "third-person", or None when the first word is not a known verb."""
+    words = _description(subject).split()
+    if not words:
+        return None
+    word = re.sub(r"[^a-z]", "", words[0].lower())
+    if word in COMMIT_VERBS:
+        return "imperative"
+    if word in IRREGULAR_PAST:
+        return "past"
+    for ending, base in (("ied", "y"), ("ed", ""), ("ed", "e"), ("d", "")):
+        if word.endswith(ending) and word[: -len(ending)] + base in COMMIT_VERBS:
+            return "past"
+    for ending, base in (("ies", "y"), ("es", ""), ("s", "")):
+        if word.endswith(ending) and word[: -len(ending)] + base in COMMIT_VERBS:
+            return "third-person"
+    return None
+
+
+@dataclass
+class MessageReflector:
+    """Commit message conventions: Conventional Commits, subject case, length, mood, sign-off,
+    issue references."""
+
+    total: int = 0
+    conventional: int = 0
+    types: Counter[str] = field(default_factory=Counter)
+    scoped: int = 0
+    scopes: Counter[str] = field(default_factory=Counter)
+    cased: Counter[str] = field(default_factory=Counter)
+    within: Counter[int] = field(default_factory=Counter)
+    moods: Counter[str] = field(default_factory=Counter)
+    signed: int = 0
+    referenced: int = 0
+    issue_forms: Counter[str] = field(default_factory=Counter)
+    examples: dict[str, _Examples] = field(default_factory=dict)
+
+    def _example(self, key: str, facts: CommitFacts) -> None:
+        self.examples.setdefault(key, _Examples()).add(facts)
+
+    def add(self, facts: CommitFacts) -> None:
+        subject = facts.subject.strip()
+        if not subject or subject.lower().startswith(("merge ", "revert ")):
+            return  # generated subjects say nothing of how the person writes
+        self.total += 1
+        match = CONVENTIONAL.match(subject)
+        if match:
+            self.conventional += 1
+            self.types[match.group("type")] += 1
+            self._example("conventional", facts)
+            if match.group("scope"):
+                self.scoped += 1
+                self.scopes[match.group("scope")] += 1
+        first = _description(subject)[:1]
+        if first.isalpha() and first.lower() != first.upper():
+            case = "lower" if first.islower() else "upper"
+            self.cased[case] += 1
+            self._example(f"case:{case}", facts)
+        for limit in (50, 72):
+            if len(subject) <= limit:
+                self.within[limit] += 1
+                self._example(f"length:{limit}", facts)
+        mood = _mood(subject)
+        if mood:
+            self.moods[mood] += 1
+            self._example(f"mood:{mood}", facts)
+        if facts.signed_off:
+            self.signed += 1
+            self._example("signoff", facts)
+        if facts.issues:
+            self.referenced += 1
+            self.issue_forms["#" if any(ISSUE_HASH.match(i) for i in facts.issues) else "key"] += 1
+            self._example("issues", facts)
+
+    def habits(self) -> list[Habit]:
+        if self.total < MIN_COMMITS:
+            return []
+        found = [
+            self._conventional(),
+            self._case(),
+            self._length(),
+            self._mood_habit(),
+            self._signoff(),
+            self._issues(),
+        ]
+        return [habit for habit in found if habit is not None]
+
+    def _habit(self, key: str, title: str, statement: str, support: int, what: str, total: int = 0) -> Habit:
+        total = total or self.total
+        return Habit(
+            key=f"commit-message:{key}",
+            title=title,
+            statement=statement,
+            selectors=Selectors(operations=("commit",)),
+            support=support,
+            total=total,
+            finding=f"{support} of {total} of your commits: {what}",
+            citations=self.examples[key].latest(what) if key in self.examples else (),
+        )
+
+    def _conventional(self) -> Habit | None:
+        if self.conventional < MIN_COMMITS or _share(self.conventional, self.total) < MESSAGE_SHARE:
+            return None
+        types = _ranked(self.types, 8)
+        statement = "Write commit subjects as Conventional Commits, `type(scope): description`"
+        statement += f"; the types you use: {', '.join(types)}." if types else "."
+        if _share(self.scoped, self.conventional) >= 0.5:
+            scopes = _ranked(self.scopes, 5)
+            if scopes:
+                statement += f" You usually give a scope, e.g. {', '.join(scopes)}."
+        return self._habit(
+            "conventional", "Commit subjects follow Conventional Commits", statement, self.conventional,
+            "Conventional Commits subject",
+        )  # fmt: skip
+
+    def _case(self) -> Habit | None:
+        judged = sum(self.cased.values())
+        for case, word in (("lower", "a lowercase letter"), ("upper", "a capital letter")):
+            if judged >= MIN_COMMITS and _share(self.cased[case], judged) >= STRICT_SHARE:
+                where = " after the type prefix" if self.conventional * 2 > self.total else ""
+                return self._habit(
+                    f"case:{case}",
+                    f"Commit subjects start with {word}",
+                    f"Start the commit subject{where} with {word}.",
+                    self.cased[case],
+                    f"subject starts with {word}",
+                    judged,
+                )
+        return None
+
+    def _length(self) -> Habit | None:
+        for limit in (50, 72):
+            if _share(self.within[limit], self.total) >= STRICT_SHARE:
+                return self._habit(
+                    f"length:{limit}",
+                    f"Commit subjects of at most {limit} characters",
+                    f"Keep the commit subject to {limit} characters or fewer.",
+                    self.within[limit],
+                    f"subject of at most {limit} characters",
+                )
+        return None
+
+    def _mood_habit(self) -> Habit | None:
+        judged = sum(self.moods.values())
+        if judged < MIN_COMMITS or judged * 2 < self.total:
+            return None  # most subjects do not start with a verb we know: no opinion
+        if _share(self.moods["imperative"], judged) >= MESSAGE_SHARE:
+            return self._habit(
+                "mood:imperative",
+                "Commit subjects in the imperative mood",
+                'Write the commit subject in the imperative mood: "add", "fix", not "added" or "adds".',
+                self.moods["imperative"],
+                "subject in the imperative mood",
+                judged,
+            )
+        if _share(self.moods["past"], judged) >= MESSAGE_SHARE:
+            return self._habit(
+                "mood:past",
+                "Commit subjects in the past tense",
+                'Write the commit subject in the past tense: "Added ...", "Fixed ...".',
+                self.moods["past"],
+                "subject in the past tense",
+                judged,
+            )
+        return None
+
+    def _signoff(self) -> Habit | None:
+        if self.signed < MIN_COMMITS or _share(self.signed, self.total) < STRICT_SHARE:
+            return None
+        return self._habit(
+            "signoff",
+            "Commits are signed off",
+            "Sign off every commit (`git commit -s`: a Signed-off-by trailer).",
+            self.signed,
+            "Signed-off-by trailer",
+        )
+
+    def _issues(self) -> Habit | None:
+        if self.referenced < MIN_COMMITS or _share(self.referenced, self.total) < ISSUE_SHARE:
+            return None
+        form = "#123" if self.issue_forms["#"] >= self.issue_forms["key"] else "PROJ-123"
+        return self._habit(
+            "issues",
+            "Commit messages reference an issue",
+            f"Reference the issue the commit is for in its message (e.g. {form}).",
+            self.referenced,
+            "issue reference",
+        )
+
+
+def is_test_path(path: str) -> bool:
+    parts = PurePosixPath(path).parts
+    return any(part.lower() in TEST_DIRECTORIES for part in parts[:-1]) or bool(TEST_FILE.match(parts[-1]))
+
+
+def is_source_path(path: str) -> bool:
+    return PurePosixPath(path).suffix.lower() in SOURCE_SUFFIXES and not is_test_path(path)
+
+
+def _directory(path: str) -> str:
+    parent = PurePosixPath(path).parent.as_posix()
+    return "" if parent == "." else parent
+
+
+def _tested_name(path: str) -> str:
+    """The name a test file is about: tests/unit/x/test_core.py -> core."""
+    stem = PurePosixPath(path).stem.lower()
+    for affix in ("test_", "_test", ".test", ".spec", "test"):
+        stem = stem.removeprefix(affix) if affix.endswith("_") else stem.removesuffix(affix)
+    return stem
+
+
+def _covers(test: str, source: str) -> bool:
+    """Whether a test file plausibly covers a source file: the same name (test_core.py for
+    core.py) or the same innermost directory (tests/unit/x/ for src/x/)."""
+    source_path, test_path = PurePosixPath(source), PurePosixPath(test)
+    same_name = _tested_name(test) == source_path.stem.lower()
+    same_directory = source_path.parent.name != "" and source_path.parent.name == test_path.parent.name
+    return same_name or same_directory
+
+
+@dataclass
+class CochangeReflector:
+    """Which test directory changes together with which source directory.
+
+    A pair counts only when a changed test plausibly covers a changed source file (see
+    `_covers`), and only in focused commits: a sweep across many directories (a
+    formatter, a rename everywhere) changes tests and sources together by accident."""
+
+    touched: Counter[str] = field(default_factory=Counter)
+    together: Counter[tuple[str, str]] = field(default_factory=Counter)
+    examples: dict[tuple[str, str], _Examples] = field(default_factory=dict)
+
+    def add(self, facts: CommitFacts) -> None:
+        if not facts.paths or len(facts.paths) > MAX_COCHANGE_FILES:
+            return
+        sources = [path for path in facts.paths if is_source_path(path) and _directory(path)]
+        tests = [path for path in facts.paths if is_test_path(path)]
+        source_directories = {_directory(path) for path in sources}
+        if len(source_directories) > MAX_COCHANGE_DIRECTORIES:
+            return
+        pairs = {
+            (_directory(source), _directory(test))
+            for source in sources
+            for test in tests
+            if _directory(test) != _directory(source) and _covers(test, source)
+        }
+        for directory in source_directories:
+            self.touched[directory] += 1
+        for pair in pairs:
+            self.together[pair] += 1
+            self.examples.setdefault(pair, _Examples()).add(facts)
+
+    def habits(self) -> list[Habit]:
+        found = []
+        for (source, test), count in sorted(self.together.items()):
+            total = self.touched[source]
+            if count < MIN_COCHANGE or _share(count, total) < COCHANGE_SHARE:
+                continue
+            source_shown = f"{source}/"
+            what = f"changed {source_shown} and {test}/ together"
+            found.append(
+                Habit(
+                    key=f"cochange:{source}->{test}",
+                    title=f"Changes to {source_shown} come with tests in {test}/",
+                    statement=(
+                        f"When you change code in {source_shown}, update or add the tests in {test}/"
+                        " in the same commit."
+                    ),
+                    selectors=Selectors(paths=(source_shown,)),
+                    support=count,
+                    total=total,
+                    finding=f"{count} of {total} of your commits changing {source_shown} also change {test}/",
+                    citations=self.examples[source, test].latest(what),
+                )
+            )
+        return found
+
+
+@dataclass
+class BranchReflector:
+    """How the user names branches: a `type/` prefix, kebab-case, an issue number."""
+
+    names: dict[str, CommitFacts] = field(default_factory=dict)  # branch -> the earliest sighting
+
+    def add_branch(self, branch: str | None, sighting: CommitFacts) -> None:
+        if not branch or branch.lower() in LONG_LIVED_BRANCHES or branch.startswith(("release-", "v")):
+            return
+        known = self.names.get(branch)
+        if known is None or (sighting.at, sighting.commit) < (known.at, known.commit):
+            self.names[branch] = sighting
+
+    def habits(self) -> list[Habit]:
+        if len(self.names) < MIN_BRANCHES:
+            return []
+        prefixed = {name: name.split("/", 1) for name in self.names if "/" in name}
+        if _share(len(prefixed), len(self.names)) < BRANCH_SHARE:
+            return []
+        prefixes = Counter(prefix for prefix, _ in prefixed.values())
+        used = [f"{prefix}/" for prefix in _ranked(prefixes, 6)]
+        if not used:
+            return []
+        statement = f"Name branches `<type>/<short-description>`; the prefixes you use: {', '.join(used)}"
+        kebab = sum(1 for _, rest in prefixed.values() if BRANCH_REST.match(rest))
+        if _share(kebab, len(prefixed)) >= BRANCH_SHARE:
+            statement += ", with the description in lowercase kebab-case"
+        chosen = sorted(prefixed, key=lambda name: (self.names[name].at, name))[-EVIDENCE_COMMITS:]
+        return [
+            Habit(
+                key="branch-naming:prefix",
+                title="Branch names carry a type prefix",
+                statement=statement + ".",
+                selectors=Selectors(tasks=("branch",)),
+                support=len(prefixed),
+                total=len(self.names),
+                finding=f"{len(prefixed)} of your {len(self.names)} branches are named <type>/<description>",
+                citations=tuple(
+                    Citation(self.names[name].event_id, self.names[name].at, f"branch {name}")
+                    for name in reversed(chosen)
+                ),
+            )
+        ]
+
+
+class CommitReflection:
+    """All the commit reflectors, fed one event at a time.  Branch names come from the
+    user's own commits only (a checkout may be of somebody else's branch)."""
+
+    def __init__(self) -> None:
+        self.messages = MessageReflector()
+        self.cochange = CochangeReflector()
+        self.branches = BranchReflector()
+        self.commits = 0
+
+    def add_event(self, event_id: str, event_type: str, at: str, context: Mapping[str, Any]) -> None:
+        if event_type == "repo.commit":
+            facts = commit_facts(event_id, at, context)
+            if facts is None:
+                return
+            self.commits += 1
+            self.messages.add(facts)
+            self.cochange.add(facts)
+            self.branches.add_branch(facts.branch, facts)
+
+    def habits(self) -> list[Habit]:
+        return [*self.messages.habits(), *self.cochange.habits(), *self.branches.habits()]
+
+
+def reflect(events: Iterable[tuple[str, str, str, Mapping[str, Any]]]) -> list[Habit]:
+    """Habits of (eventId, type, at, context) events, in any order."""
+    reflection = CommitReflection()
+    for event_id, event_type, at, context in events:
+        reflection.add_event(event_id, event_type, at, context)
+    return reflection.habits()

@@ -1,0 +1,335 @@
+"""`comet learn` end to end: real git histories, imported, reflected on and consolidated."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.clihelp import invoke
+from tests.gitutil import git
+
+ME = ("Test User", "test.user@example.com")
+OTHER = ("Other Person", "other@example.com")
+
+
+def ok(*args: str | os.PathLike[str], cwd: Path, input: str | None = None) -> Any:
+    result = invoke(*args, "--json", cwd=cwd, input=input)
+    assert result.exit_code == 0, result.stderr + result.stdout
+    return result.json()
+
+
+def author_commit(repo: Path, author: tuple[str, str], message: str, files: dict[str, str]) -> None:
+    for name, line in files.items():
+        target = repo / name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        with target.open("a") as handle:
+            handle.write(line + "\n")
+        git(repo, "add", name)
+    env = {
+        **os.environ,
+        "GIT_AUTHOR_NAME": author[0],
+        "GIT_AUTHOR_EMAIL": author[1],
+        "GIT_COMMITTER_NAME": author[0],
+        "GIT_COMMITTER_EMAIL": author[1],
+    }
+    subprocess.run(["git", "commit", "-q", "-m", message], cwd=repo, env=env, check=True)
+
+
+def new_repo(path: Path) -> Path:
+    path.mkdir(parents=True)
+    git(path, "init", "-q")
+    git(path, "remote", "add", "origin", f"https://example.com/acme/{path.name}.git")
+    return path
+
+
+def habits(repo: Path) -> dict[str, dict[str, Any]]:
+    """The live inferred records, by title."""
+    records = ok("memory", "list", cwd=repo)["records"]
+    return {record["title"]: record for record in records if record["authority"] == "inferred"}
+
+
+CONVENTIONAL = [
+    "feat(api): add pagination",
+    "fix(cli): handle an empty config",
+    "docs: explain the retry option",
+    "feat(api): accept a cursor",
+    "fix(core): close the file on error",
+    "refactor(core): split the parser",
+    "test(api): cover the cursor",
+    "fix(cli): quote paths with spaces",
+    "feat(cli): add a quiet flag",
+    "chore: bump the linter",
+    "fix(api): return 404 for unknown ids",
+    "feat(core): support yaml input",
+]
+
+
+@pytest.fixture
+def conventional_repo(tmp_path: Path) -> Path:
+    """A user who writes Conventional Commits and signs off, and always touches
+    tests/unit/x with src/x."""
+    repo = new_repo(tmp_path / "conventional")
+    for number, subject in enumerate(CONVENTIONAL):
+        files = {
+            f"src/x/mod{number % 3}.py": f"v{number}",
+            f"tests/unit/x/test_mod{number % 3}.py": f"t{number}",
+        }
+        author_commit(repo, ME, f"{subject}\n\nSigned-off-by: {ME[0]} <{ME[1]}>", files)
+    return repo
+
+
+def test_the_true_habits_of_the_user_are_inferred_with_evidence(conventional_repo: Path) -> None:
+    repo = conventional_repo
+    ok("init", cwd=repo)
+    imported = ok("journal", "import-history", cwd=repo)
+    assert imported["added"] == len(CONVENTIONAL)
+    report = ok("learn", cwd=repo)
+    assert report["events"]["failed"] == 0
+    found = habits(repo)
+    assert set(found) == {
+        "Commit subjects follow Conventional Commits",
+        "Commit subjects start with a lowercase letter",
+        "Commit subjects of at most 50 characters",
+        "Commit subjects in the imperative mood",
+        "Commits are signed off",
+        "Changes to src/x/ come with tests in tests/unit/x/",
+    }
+    for record in found.values():
+        assert record["lifecycle"] == "trial" and record["memoryType"] == "collaboration-policy"
+        evidence = record["evidence"]
+        assert evidence[0]["kind"] == "reflection" and evidence[0]["summary"].startswith("12 of 12")
+        commits = [item for item in evidence if item["kind"] == "repo.commit"]
+        assert len(commits) == 5 and all(item["event"].startswith("ev-") for item in commits)
+    assert found["Commits are signed off"]["selectors"]["operations"] == ["commit"]
+    assert found["Changes to src/x/ come with tests in tests/unit/x/"]["selectors"]["paths"] == ["src/x/"]
+
+    # Learned habits reach the agent where they apply, and only there.
+    context = ok("task", "--task", "commit the parser fix", "--operation", "commit", cwd=repo)
+    delivered = {item["title"] for item in context["context"] + context["manifest"]}
+    assert "Commits are signed off" in delivered
+    elsewhere = ok("task", "--task", "deploy the service", "--operation", "deploy", cwd=repo)
+    assert "Commits are signed off" not in {
+        item["title"] for item in elsewhere["context"] + elsewhere["manifest"]
+    }
+
+
+def test_learn_twice_and_repair_give_the_same_records(conventional_repo: Path, comet_home: Path) -> None:
+    repo = conventional_repo
+    ok("init", cwd=repo)
+    ok("journal", "import-history", cwd=repo)
+    ok("learn", cwd=repo)
+    first = ok("memory", "list", cwd=repo)["records"]
+    again = ok("learn", cwd=repo)
+    assert again["events"]["processed"] == 0
+    assert all(item["status"] == "noop" for item in again["results"])
+    assert ok("memory", "list", cwd=repo)["records"] == first
+
+    shutil.rmtree(comet_home / "index")
+    ok("repair", cwd=repo)
+    ok("learn", cwd=repo)
+    assert ok("memory", "list", cwd=repo)["records"] == first
+
+
+def test_a_forgotten_habit_is_never_learned_again(conventional_repo: Path, comet_home: Path) -> None:
+    repo = conventional_repo
+    ok("init", cwd=repo)
+    ok("journal", "import-history", cwd=repo)
+    ok("learn", cwd=repo)
+    found = habits(repo)
+    soft = found["Commits are signed off"]["id"]
+    hard = found["Commit subjects in the imperative mood"]["id"]
+    ok("memory", "forget", "--id", soft, cwd=repo)
+    ok("memory", "forget", "--id", hard, "--permanent", cwd=repo)
+    # Even with every event pending again (the processing status lost), nothing comes back.
+    for status in comet_home.glob("projects/*/journal/processing.jsonl"):
+        status.unlink()
+    report = ok("learn", cwd=repo)
+    assert {soft, hard} <= {item["id"] for item in report["results"] if item["status"] == "noop"}
+    remaining = habits(repo)
+    assert (
+        "Commits are signed off" not in remaining
+        and "Commit subjects in the imperative mood" not in remaining
+    )
+    assert len(remaining) == len(found) - 2
+
+
+def test_two_authors_with_opposite_habits(tmp_path: Path) -> None:
+    repo = new_repo(tmp_path / "shared")
+    past = ["Added", "Fixed", "Updated", "Removed", "Improved", "Changed"]
+    for number in range(14):
+        author_commit(repo, ME, f"{past[number % 6]} the widget part {number}", {f"lib/w{number}.txt": "x"})
+        author_commit(
+            repo,
+            OTHER,
+            f"fix(core): tidy the gadget part {number}\n\nSigned-off-by: O <o@example.com>",
+            {"b": "y"},
+        )
+    ok("init", cwd=repo)
+    ok("journal", "import-history", cwd=repo)
+    ok("learn", cwd=repo)
+    assert set(habits(repo)) == {
+        "Commit subjects in the past tense",
+        "Commit subjects start with a capital letter",
+        "Commit subjects of at most 50 characters",
+    }
+
+
+def test_too_little_evidence_is_a_noop_and_noise_forms_nothing(tmp_path: Path) -> None:
+    repo = new_repo(tmp_path / "few")
+    for number, subject in enumerate(CONVENTIONAL[:5]):
+        author_commit(repo, ME, subject, {f"f{number}": "x"})
+    ok("init", cwd=repo)
+    ok("journal", "import-history", cwd=repo)
+    assert ok("learn", cwd=repo)["results"] == []
+    assert habits(repo) == {}
+
+    noisy = new_repo(tmp_path / "noisy")
+    subjects = ["WIP", "Fixed stuff", "more", "feat: thing", "Update", "oops", "cleanup.", "This and that",
+                "added a test", "Merge fix", "x", "ok now it works", "Refactoring!", "tests",
+                "fix: y"]  # fmt: skip
+    for number, subject in enumerate(subjects):
+        author_commit(noisy, ME, subject, {f"f{number}": "x" * number})
+    ok("init", cwd=noisy)
+    ok("journal", "import-history", cwd=noisy)
+    ok("learn", cwd=noisy)
+    assert set(habits(noisy)) <= {"Commit subjects of at most 50 characters"}
+
+
+def test_learning_off_forms_nothing_and_keeps_everything(conventional_repo: Path) -> None:
+    repo = conventional_repo
+    ok("init", cwd=repo)
+    ok("memory", "remember", "--text", "Use tabs in Makefiles", cwd=repo)
+    ok("config", "set", "memory.learning", "false", cwd=repo)
+    ok("journal", "import-history", cwd=repo)
+    report = ok("learn", cwd=repo)
+    assert report["learning"] is False
+    assert not [item for item in report["results"] if item["status"] == "applied"]
+    assert [r["text"] for r in ok("memory", "list", cwd=repo)["records"]] == ["Use tabs in Makefiles"]
+    ok("config", "set", "memory.learning", "true", cwd=repo)
+    ok("learn", cwd=repo)
+    assert len(habits(repo)) == 6
+
+
+# -- consolidation --------------------------------------------------------------------------
+
+
+def test_a_contradicting_explicit_statement_supersedes_the_older_one(repo: Path) -> None:
+    old = ok("memory", "remember", "--text", "Always reply in English", "--scope", "global", cwd=repo)[
+        "record"
+    ]
+    new = ok("memory", "remember", "--text", "Always reply in Chinese", "--scope", "global", cwd=repo)[
+        "record"
+    ]
+    assert new["supersedes"] == [old["id"]]
+    shown = ok("memory", "show", "--id", old["id"], cwd=repo)["record"]
+    assert shown["lifecycle"] == "superseded" and shown["supersededBy"] == [new["id"]]
+    assert [r["id"] for r in ok("memory", "list", cwd=repo)["records"]] == [new["id"]]
+
+
+def delta(repo: Path, *deltas: dict[str, Any]) -> list[dict[str, Any]]:
+    document = json.dumps({"schema": "comet.learning-delta/v1", "deltas": list(deltas)})
+    results: list[dict[str, Any]] = ok("memory", "apply", "--delta", "-", cwd=repo, input=document)["results"]
+    return results
+
+
+def test_an_inferred_candidate_never_replaces_an_explicit_record(repo: Path) -> None:
+    explicit = ok("memory", "remember", "--text", "Always reply in Chinese", "--scope", "global", cwd=repo)
+    [result] = delta(repo, {"action": "create", "statement": "Always reply in English", "scope": "global"})
+    assert result["status"] == "noop" and explicit["record"]["id"] in result["reason"]
+    records = ok("memory", "list", cwd=repo)["records"]
+    assert [(r["text"], r["lifecycle"]) for r in records] == [("Always reply in Chinese", "proven")]
+
+
+def test_near_duplicate_inferred_candidates_merge(repo: Path) -> None:
+    first = {
+        "action": "create",
+        "statement": "Run the integration tests with docker compose before pushing",
+        "applicability": {"paths": ["services/api/"]},
+        "evidence": [{"kind": "review", "summary": "CI failed without it", "ref": "ev-one"}],
+    }
+    second = {
+        "action": "create",
+        "statement": "Run the integration tests with docker compose before pushing changes",
+        "evidence": [{"kind": "review", "summary": "again", "ref": "ev-two"}],
+    }
+    narrower = {
+        "action": "create",
+        "statement": "Run the integration tests with docker compose before pushing",
+        "applicability": {"paths": ["services/api/"], "operations": ["commit"]},
+    }
+    [created] = delta(repo, first)
+    [merged] = delta(repo, second)
+    assert merged["status"] == "applied" and merged["id"] == created["id"]
+    records = ok("memory", "list", cwd=repo)["records"]
+    assert len(records) == 1
+    assert records[0]["selectors"]["paths"] == ["services/api/"]
+    assert [e["event"] for e in records[0]["evidence"]] == ["ev-one", "ev-two"]
+    # A narrower repetition is a rule of its own: merging it would narrow the wider one.
+    [separate] = delta(repo, narrower)
+    assert separate["status"] == "applied" and separate["id"] != created["id"]
+
+
+# -- lifecycle and episodes -------------------------------------------------------------------
+
+
+def deliver(repo: Path, task: str) -> dict[str, str]:
+    context = ok("task", "--task", task, cwd=repo)
+    return {item["id"]: item["applicationId"] for item in context["context"] + context["manifest"]}
+
+
+def test_outcomes_promote_lower_and_retire(repo: Path) -> None:
+    [created] = delta(
+        repo, {"action": "create", "statement": "Regenerate the API client after editing openapi.yaml"}
+    )
+    record_id = created["id"]
+    application = deliver(repo, "edit openapi.yaml and regenerate the API client")[record_id]
+    ok("task", "--application", application, "--outcome", "used-successfully", cwd=repo)
+    assert ok("memory", "show", "--id", record_id, cwd=repo)["record"]["lifecycle"] == "proven"
+
+    for outcome in ("corrected", "contributed-to-failure", "corrected"):
+        application = deliver(repo, "edit openapi.yaml and regenerate the API client")[record_id]
+        ok("task", "--application", application, "--outcome", outcome, cwd=repo)
+    # Retired at once: it is not offered for re-reflection, it is gone from delivery.
+    assert ok("learn", cwd=repo)["reflect"] == []
+    record = ok("memory", "show", "--id", record_id, cwd=repo)["record"]
+    assert record["lifecycle"] == "superseded"
+    assert "negative outcomes" in record["evidence"][-1]["summary"]
+    assert record_id not in deliver(repo, "edit openapi.yaml and regenerate the API client")
+
+
+def test_a_corrected_inferred_record_is_listed_for_re_reflection(repo: Path) -> None:
+    [created] = delta(repo, {"action": "create", "statement": "Pin every dependency in requirements.txt"})
+    application = deliver(repo, "add a dependency to requirements.txt")[created["id"]]
+    ok("task", "--application", application, "--outcome", "corrected", cwd=repo)
+    report = ok("learn", cwd=repo)
+    assert [item["id"] for item in report["reflect"]] == [created["id"]]
+    assert ok("learn", cwd=repo)["reflect"] == []
+
+
+def test_a_completed_task_with_a_lesson_becomes_an_episode(repo: Path) -> None:
+    deliver_args = ("task", "--task", "migrate the billing tables", "--path", "db/", "--session", "s1")
+    ok(*deliver_args, cwd=repo)
+    ok(
+        "task", "--complete", "--session", "s1", "--summary", "added the migration and a backfill",
+        "--outcome", "success", "--lesson", "Run the backfill in batches of 1000 rows to avoid locks",
+        cwd=repo,
+    )  # fmt: skip
+    ok("task", "--complete", "--summary", "renamed a variable", "--outcome", "success", cwd=repo)
+    report = ok("learn", cwd=repo)
+    [episode] = [item for item in report["results"] if item["action"] == "episode"]
+    record = ok("memory", "show", "--id", episode["id"], cwd=repo)["record"]
+    assert record["memoryType"] == "personal-episode" and record["authority"] == "inferred"
+    assert record["text"].splitlines() == [
+        "Situation: migrate the billing tables",
+        "Action: added the migration and a backfill",
+        "Outcome: success (task.completed)",
+        "Lesson: Run the backfill in batches of 1000 rows to avoid locks",
+    ]
+    assert record["selectors"]["paths"] == ["db/"]
+    assert ok("learn", cwd=repo)["results"] == []

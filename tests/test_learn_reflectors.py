@@ -1,0 +1,224 @@
+"""The commit reflectors on their own: which habits a set of commits supports."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from comet_git.learning.reflectors import (
+    MIN_COMMITS,
+    Habit,
+    _covers,
+    _mood,
+    is_source_path,
+    is_test_path,
+    reflect,
+)
+
+Event = tuple[str, str, str, dict[str, Any]]
+
+
+def commit(
+    number: int,
+    subject: str,
+    *,
+    user: bool = True,
+    signed: bool = False,
+    issues: tuple[str, ...] = (),
+    paths: tuple[str, ...] = ("README.md",),
+    branch: str | None = None,
+    merge: bool = False,
+) -> Event:
+    context = {
+        "commit": f"{number:040x}",
+        "parents": ["a" * 40, "b" * 40] if merge else ["a" * 40],
+        "branch": branch,
+        "authorIsUser": user,
+        "subject": subject,
+        "trailers": {"keys": ["Signed-off-by"] if signed else [], "signedOff": signed, "coAuthors": 0},
+        "issues": list(issues),
+        "files": [{"path": path, "added": 1, "deleted": 0} for path in paths],
+    }
+    return (
+        f"ev-{number:06d}",
+        "repo.commit",
+        f"2026-01-01T00:{number // 60:02d}:{number % 60:02d}Z",
+        context,
+    )
+
+
+def keys(habits: list[Habit]) -> set[str]:
+    return {habit.key for habit in habits}
+
+
+CONVENTIONAL_SUBJECTS = [
+    "feat(api): add pagination to the list endpoint",
+    "fix(cli): handle an empty config file",
+    "docs: explain the retry option",
+    "feat(api): accept a cursor",
+    "fix(core): close the file on error",
+    "refactor(core): split the parser",
+    "test(api): cover the cursor",
+    "fix(cli): quote paths with spaces",
+    "feat(cli): add a --quiet flag",
+    "chore: bump the linter",
+    "fix(api): return 404 for unknown ids",
+    "feat(core): support yaml input",
+]
+
+
+def test_conventional_commits_with_sign_off_are_found_with_evidence() -> None:
+    events = [
+        commit(i, s, signed=True, issues=("#12",) if i % 2 else ())
+        for i, s in enumerate(CONVENTIONAL_SUBJECTS)
+    ]
+    habits = {habit.key: habit for habit in reflect(events)}
+    assert set(habits) == {
+        "commit-message:conventional",
+        "commit-message:case:lower",
+        "commit-message:length:50",
+        "commit-message:mood:imperative",
+        "commit-message:signoff",
+    }
+    conventional = habits["commit-message:conventional"]
+    assert "feat, fix" in conventional.statement and "api" in conventional.statement
+    assert conventional.selectors.operations == ("commit",)
+    assert conventional.finding.startswith("12 of 12")
+    assert [c.event_id for c in conventional.citations] == [f"ev-{i:06d}" for i in (11, 10, 9, 8, 7)]
+    # Issue references in half the commits are not a habit.
+    assert "commit-message:issues" not in habits
+
+
+def test_too_little_evidence_forms_nothing() -> None:
+    events = [commit(i, s, signed=True) for i, s in enumerate(CONVENTIONAL_SUBJECTS[: MIN_COMMITS - 1])]
+    assert reflect(events) == []
+
+
+def test_noisy_history_forms_nothing() -> None:
+    rng = random.Random(7)
+    words = [
+        "the",
+        "a",
+        "parser",
+        "Fixed",
+        "adds",
+        "cleanup",
+        "WIP",
+        "tests",
+        "config",
+        "more",
+        "stuff,",
+        "and;",
+        "it",
+        "was",
+    ]
+    subjects = []
+    for _ in range(60):
+        subject = " ".join(rng.choice(words) for _ in range(rng.randint(1, 18)))
+        subjects.append(subject.capitalize() if rng.random() < 0.5 else subject)
+    events = [
+        commit(i, s, signed=rng.random() < 0.5, issues=("#1",) if rng.random() < 0.4 else ())
+        for i, s in enumerate(subjects)
+    ]
+    found = keys(reflect(events))
+    assert not found & {
+        "commit-message:conventional",
+        "commit-message:case:lower",
+        "commit-message:case:upper",
+        "commit-message:mood:imperative",
+        "commit-message:mood:past",
+        "commit-message:signoff",
+        "commit-message:issues",
+    }
+
+
+def test_another_authors_commits_are_never_the_users_habits() -> None:
+    mine = [commit(i, f"Added feature number {i}") for i in range(15)]
+    theirs = [commit(100 + i, s, user=False, signed=True) for i, s in enumerate(CONVENTIONAL_SUBJECTS * 3)]
+    found = keys(reflect(mine + theirs))
+    assert "commit-message:mood:past" in found and "commit-message:case:upper" in found
+    assert "commit-message:conventional" not in found and "commit-message:signoff" not in found
+
+
+def test_merge_and_revert_subjects_say_nothing_of_the_person() -> None:
+    events = [commit(i, f"Merge branch 'topic-{i}'", merge=True) for i in range(30)]
+    events += [commit(50 + i, f'Revert "thing {i}"') for i in range(30)]
+    assert reflect(events) == []
+
+
+def test_tests_that_change_with_their_source_directory() -> None:
+    events = []
+    for i in range(8):
+        events.append(
+            commit(i, f"fix x case {i}", paths=(f"src/x/mod{i % 3}.py", f"tests/unit/x/test_mod{i % 3}.py"))
+        )
+    events.append(commit(20, "tweak x alone", paths=("src/x/mod1.py",)))
+    events += [commit(30 + i, f"docs {i}", paths=("docs/index.md",)) for i in range(5)]
+    # src/y changes without tests: no habit for it.
+    events += [commit(40 + i, f"y {i}", paths=("src/y/core.py",)) for i in range(6)]
+    habits = [habit for habit in reflect(events) if habit.key.startswith("cochange:")]
+    assert [(h.key, h.support, h.total) for h in habits] == [("cochange:src/x->tests/unit/x", 8, 9)]
+    assert habits[0].selectors.paths == ("src/x/",)
+    assert "tests/unit/x/" in habits[0].statement
+
+
+def test_sweeping_commits_are_not_co_change_evidence() -> None:
+    paths = tuple(f"pkg{d}/mod.py" for d in range(6)) + tuple(f"tests/pkg{d}/test_mod.py" for d in range(6))
+    events = [commit(i, f"format everything {i}", paths=paths) for i in range(10)]
+    assert not [h for h in reflect(events) if h.key.startswith("cochange:")]
+
+
+def test_branch_names_from_the_users_commits() -> None:
+    names = [
+        "feature/login-form",
+        "fix/crash-on-start",
+        "feature/dark-mode",
+        "fix/typo-in-help",
+        "chore/bump-deps",
+    ]
+    events = [commit(i, f"work {i}", branch=name) for i, name in enumerate(names)]
+    events += [commit(10, "on main", branch="main"), commit(11, "theirs", user=False, branch="wip_Stuff")]
+    habits = [h for h in reflect(events) if h.key.startswith("branch")]
+    assert len(habits) == 1
+    assert "feature/, fix/" in habits[0].statement and "kebab-case" in habits[0].statement
+    assert habits[0].finding.startswith("5 of your 5 branches")
+
+
+@pytest.mark.parametrize(
+    ("subject", "mood"),
+    [
+        ("add a flag", "imperative"),
+        ("Fixed the parser", "past"),
+        ("feat(cli): Adds colour", "third-person"),
+        ("Updated docs", "past"),
+        ("applied patch", "past"),
+        ("Made it faster", "past"),
+        ("this is broken", None),
+        ("", None),
+    ],
+)
+def test_mood_of_a_subject(subject: str, mood: str | None) -> None:
+    assert _mood(subject) == mood
+
+
+def test_test_and_source_paths() -> None:
+    assert is_test_path("tests/unit/x/test_a.py") and is_test_path("web/src/a.spec.ts")
+    assert is_source_path("src/x/a.py") and not is_source_path("README.md")
+    assert not is_source_path("tests/helpers.py")
+    assert _covers("tests/test_core.py", "src/click/core.py")
+    assert _covers("tests/unit/x/test_other.py", "src/x/a.py")
+    assert not _covers("tests/test_termui.py", "examples/aliases/aliases.py")
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.randoms(use_true_random=False))
+def test_the_order_of_the_events_does_not_matter(rng: random.Random) -> None:
+    events = [commit(i, s, signed=i % 3 > 0) for i, s in enumerate(CONVENTIONAL_SUBJECTS * 2)]
+    events += [commit(100 + i, f"fix x {i}", paths=("src/x/a.py", "tests/x/test_a.py")) for i in range(6)]
+    shuffled = list(events)
+    rng.shuffle(shuffled)
+    assert reflect(shuffled) == reflect(events)
