@@ -68,7 +68,6 @@ def main() -> None:
         "--sizes", default="5000,10000,20000", help="commit counts (default 5000,10000,20000)"
     )
     parser.add_argument("--paths", type=int, default=3000, help="distinct file paths in the repository")
-    parser.add_argument("--seed", type=int, default=20261130)
     args = parser.parse_args()
     sizes = [int(size) for size in args.sizes.split(",")]
     started = time.perf_counter()

@@ -10,7 +10,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, example, given, settings
+from hypothesis import strategies as st
 
+from comet_git.journal.events import Event
+from comet_git.journal.log import Journal
+from comet_git.store import Home
 from tests.clihelp import invoke
 from tests.gitutil import git
 
@@ -216,6 +221,18 @@ def test_learning_off_forms_nothing_and_keeps_everything(conventional_repo: Path
     assert len(habits(repo)) == 6
 
 
+def test_the_git_hooks_learn_in_the_background(tmp_path: Path) -> None:
+    repo = new_repo(tmp_path / "hooked")
+    author_commit(repo, ME, "chore: start", {"README.md": "hello"})
+    ok("init", cwd=repo)  # installs the git hooks
+    for number, subject in enumerate(CONVENTIONAL):
+        author_commit(repo, ME, f"{subject}\n\nSigned-off-by: {ME[0]} <{ME[1]}>", {f"f{number}.txt": "x"})
+    ok("journal", "flush", "--timeout", "60", cwd=repo)
+    assert "Commits are signed off" in habits(repo)
+    # Everything was processed by the hooks: nothing is left for `comet learn`.
+    assert ok("learn", cwd=repo)["events"]["processed"] == 0
+
+
 # -- consolidation --------------------------------------------------------------------------
 
 
@@ -333,3 +350,95 @@ def test_a_completed_task_with_a_lesson_becomes_an_episode(repo: Path) -> None:
     ]
     assert record["selectors"]["paths"] == ["db/"]
     assert ok("learn", cwd=repo)["results"] == []
+
+
+# -- replay in any order --------------------------------------------------------------------
+
+
+def _history_events(key: str) -> list[Event]:
+    events = []
+    for number, subject in enumerate(CONVENTIONAL):
+        context = {
+            "commit": f"{number:040x}",
+            "parents": ["0" * 40],
+            "branch": None,
+            "authorIsUser": True,
+            "subject": subject,
+            "trailers": {"keys": ["Signed-off-by"], "signedOff": True, "coAuthors": 0},
+            "issues": [],
+            "files": [{"path": f"src/x/m{number % 3}.py", "added": 1, "deleted": 0},
+                      {"path": f"tests/unit/x/test_m{number % 3}.py", "added": 1, "deleted": 0}],
+        }  # fmt: skip
+        events.append(_event(f"ev-commit-{number:02d}", "repo.commit", key, context, number))
+    events.append(
+        _event(
+            "ev-signal",
+            "user.signal",
+            key,
+            {},
+            20,
+            signal={
+                "text": "From now on, always run ruff before committing in this project",
+                "kind": "long-term",
+            },
+        )
+    )
+    events.append(
+        _event(
+            "ev-done",
+            "task.completed",
+            key,
+            {"summary": "sped up the import", "task": "make the import faster"},
+            21,
+            outcome={"outcome": "success", "lesson": "Profile with -X importtime before guessing"},
+        )
+    )
+    return events
+
+
+def _event(event_id: str, kind: str, key: str, context: dict[str, Any], minute: int, **extra: Any) -> Event:
+    return Event(
+        event_id=event_id,
+        episode_id="ep-order",
+        type=kind,
+        at=f"2026-11-01T10:{minute:02d}:00Z",
+        scope="project",
+        project_key=key,
+        actor="user",
+        source="test",
+        context=context,
+        **extra,
+    )
+
+
+def _content(repo: Path) -> list[tuple[Any, ...]]:
+    """The records as what they say: ids of explicit records are random, so they are left out."""
+    found = []
+    for record in ok("memory", "list", "--all", cwd=repo)["records"]:
+        events = sorted(item.get("event") or item["summary"] for item in record.get("evidence") or [])
+        learned_id = record["id"] if record["authority"] == "inferred" else None
+        selectors = json.dumps(record["selectors"])
+        found.append(
+            (learned_id, record["text"], record["lifecycle"], record["authority"], selectors, tuple(events))
+        )
+    return sorted(found, key=repr)
+
+
+@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@example(order=list(range(len(CONVENTIONAL) + 2)), split=10)  # habits formed, then more evidence
+@given(order=st.permutations(range(len(CONVENTIONAL) + 2)), split=st.integers(0, len(CONVENTIONAL) + 2))
+def test_any_replay_order_gives_the_same_records(
+    repo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, order: list[int], split: int
+) -> None:
+    def replay(sequence: list[Event], cut: int) -> list[tuple[Any, ...]]:
+        monkeypatch.setenv("COMET_HOME", str(tmp_path / f"home-{os.urandom(4).hex()}"))
+        key = ok("init", "--no-hooks", cwd=repo)["project"]["key"]
+        journal = Journal(Home.from_environment().project_store(key).create())
+        for batch in (sequence[:cut], sequence[cut:]):
+            journal.append(batch)
+            ok("learn", cwd=repo)
+        return _content(repo)
+
+    key = ok("project", "identity", cwd=repo)["key"]
+    events = _history_events(key)
+    assert replay([events[i] for i in order], split) == replay(events, len(events))

@@ -19,7 +19,6 @@ twice, and a forgotten one (tombstoned or deleted for good) is never made again.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -38,8 +37,6 @@ from comet_git.store import ScopeStore, file_lock
 LEARN_SCHEMA = "comet.learn/v1"
 EPISODE_TYPES = ("task.completed", "verification.completed", "review.resolved")
 LOWERING = ("corrected", "contributed-to-failure")
-SUPPORT_GROWTH = 1.25  # a habit's evidence is rewritten once its support grew by a quarter
-SUPPORT_IN_FINDING = re.compile(r"^(\d+) of (\d+)")
 COMMIT_BATCH = 2000  # processing marks are written in batches: the status file stays small per write
 
 
@@ -88,14 +85,27 @@ class LearnReport:
 def learn(provider: LocalProvider, *, learning: bool) -> LearnReport:
     report = LearnReport(learning)
     for store in provider.visible_stores():
-        if not store.journal_dir.is_dir():
-            continue
+        if store.journal_dir.is_dir():
+            _learn_unless_busy(provider, store, report)
+    return report
+
+
+def _learn_unless_busy(provider: LocalProvider, store: ScopeStore, report: LearnReport) -> None:
+    """Learn in `store` unless another process is at it.  A learner that finds the store
+    busy leaves a note instead of waiting (git hooks may fire many times a second); the
+    busy one, once done, sees the note and runs once more, so no event waits for the
+    next commit."""
+    again = store.root / ".learn.again"
+    while True:
         with file_lock(store.root / ".learn.lock", wait=False) as held:
             if not held:
+                again.touch(mode=0o600)
                 report.skipped.append(store.name)
-                continue
+                return
+            again.unlink(missing_ok=True)
             _learn_store(provider, store, report)
-    return report
+        if not again.exists():
+            return
 
 
 def _learn_store(provider: LocalProvider, store: ScopeStore, report: LearnReport) -> None:
@@ -231,14 +241,6 @@ def _habit_evidence(habit: Habit) -> tuple[Evidence, ...]:
     return tuple(found[:MAX_EVIDENCE])
 
 
-def _support(record: dict[str, Any]) -> int:
-    for item in record.get("evidence") or ():
-        match = SUPPORT_IN_FINDING.match(str(item.get("summary", "")))
-        if item.get("kind") == "reflection" and match:
-            return int(match.group(1))
-    return 0
-
-
 def _apply_habit(provider: LocalProvider, store: ScopeStore, habit: Habit, report: LearnReport) -> None:
     record_id = stable_record_id(store.name, habit.key)
     source = f"reflector {habit.key}"
@@ -263,7 +265,7 @@ def _apply_habit(provider: LocalProvider, store: ScopeStore, habit: Habit, repor
         evidence=_habit_evidence(habit),
     )
     placed = consolidate.place(provider, change, record_id=record_id)
-    report.note(source, "create", placed.status, placed.id, placed.reason or habit.finding)
+    report.note(source, "create", placed.status, placed.id, f"{placed.reason} ({habit.finding})")
 
 
 def _existing(provider: LocalProvider, store: ScopeStore, record_id: str) -> dict[str, Any] | str | None:
@@ -292,11 +294,17 @@ def _refresh_habit(
         report.note(source, "update", "noop", record_id, "you edited it: your text stands")
         return
     same_text = record["text"].strip() == habit.statement and record["selectors"] == habit.selectors.to_json()
-    if same_text and habit.support < _support(record) * SUPPORT_GROWTH:
-        report.note(source, "update", "noop", record_id, f"still holds ({habit.finding})")
-        return
-    fields: tuple[tuple[str, Any], ...] = (("evidence", _habit_evidence(habit)),)
-    if not same_text:
-        fields += (("text", habit.statement), ("selectors", habit.selectors))
-    provider.apply(Amend(record_id, fields, "more evidence"))
+    evidence = _habit_evidence(habit)
+    if same_text:
+        # Fresh counts and citations are bookkeeping: the record says the same, so no new
+        # version (one a commit would bury its real history).
+        result = provider.apply(
+            Amend(record_id, (("evidence", evidence),), "more evidence", bookkeeping=True)
+        )
+        if result.action == "unchanged":
+            report.note(source, "update", "noop", record_id, f"still holds ({habit.finding})")
+            return
+    else:
+        fields = (("evidence", evidence), ("text", habit.statement), ("selectors", habit.selectors))
+        provider.apply(Amend(record_id, fields, "the habit changed"))
     report.note(source, "update", "applied", record_id, habit.finding)

@@ -117,6 +117,7 @@ class Amend(NamedTuple):
     id: str
     fields: tuple[tuple[str, Any], ...]
     reason: str = ""
+    bookkeeping: bool = False  # fresh counts, not a new version: no history snapshot, no version bump
 
 
 class Forget(NamedTuple):

@@ -389,7 +389,10 @@ class LocalProvider:
                 stone = writer.forget(change.id, permanent=change.permanent)
                 return ChangeResult("forgotten", change.id, None, stone.permanent, not stone.permanent)
             if isinstance(change, Amend):
-                updated, changed = writer.correct(change.id, dict(change.fields), source="learning")
+                if change.bookkeeping:
+                    updated, changed = writer.bookkeep(change.id, dict(change.fields))
+                else:
+                    updated, changed = writer.correct(change.id, dict(change.fields), source="learning")
                 return ChangeResult(
                     "amended" if changed else "unchanged", updated.id, _view_of(index, updated.id)
                 )

@@ -126,6 +126,18 @@ class StoreWriter:
         self.replace_version(path, raw, state, current, updated, source)
         return updated, True
 
+    def bookkeep(self, record_id: str, change: dict[str, object]) -> tuple[Record, bool]:
+        """Write `change` into the current version (like outcome counts): what the record
+        says does not change, so there is no new version to keep."""
+        path, raw, state, current = self.live_file(record_id)
+        updated = current.evolve(**change)
+        if updated == current:
+            return current, False
+        written = atomic_write(path, update_record_text(raw, updated), expected=state)
+        self._index_file(path, updated, written)
+        self.profile_changed(updated, current)
+        return updated, True
+
     def replace_version(
         self, path: Path, raw: str, state: FileState, previous: Record, updated: Record, source: str
     ) -> FileState:
