@@ -339,7 +339,8 @@ def test_a_completed_task_with_a_lesson_becomes_an_episode(repo: Path) -> None:
     )  # fmt: skip
     ok("task", "--complete", "--summary", "renamed a variable", "--outcome", "success", cwd=repo)
     report = ok("learn", cwd=repo)
-    [episode] = [item for item in report["results"] if item["action"] == "episode"]
+    [episode] = [item for item in report["results"] if item["source"] == "task.completed"]
+    assert episode["action"] == "create" and episode["status"] == "applied"
     record = ok("memory", "show", "--id", episode["id"], cwd=repo)["record"]
     assert record["memoryType"] == "personal-episode" and record["authority"] == "inferred"
     assert record["text"].splitlines() == [
@@ -442,3 +443,21 @@ def test_any_replay_order_gives_the_same_records(
     key = ok("project", "identity", cwd=repo)["key"]
     events = _history_events(key)
     assert replay([events[i] for i in order], split) == replay(events, len(events))
+
+
+def test_a_failed_verification_with_a_lesson_becomes_an_episode(repo: Path) -> None:
+    ok("task", "--task", "run the end-to-end suite", "--session", "s2", cwd=repo)
+    recorded = ok(
+        "journal", "record", "--type", "verification.completed", "--summary", "ran the e2e suite",
+        "--outcome", "failed", "--lesson", "Start the mock payment server before the e2e suite",
+        "--session", "s2", cwd=repo,
+    )  # fmt: skip
+    assert recorded["type"] == "verification.completed"
+    [episode] = ok("learn", cwd=repo)["results"]
+    record = ok("memory", "show", "--id", episode["id"], cwd=repo)["record"]
+    assert record["text"].splitlines()[0] == "Situation: run the end-to-end suite"
+    assert "Outcome: failed (verification.completed)" in record["text"]
+    bad = invoke(
+        "journal", "record", "--type", "review.resolved", "--summary", "x", "--outcome", "passed", cwd=repo
+    )
+    assert bad.exit_code == 1 and "outcomes: accepted" in bad.stderr

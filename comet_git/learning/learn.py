@@ -53,7 +53,7 @@ class LearnReport:
     def note(
         self,
         source: str,
-        action: str,
+        action: str,  # what the delta was: create | update | supersede | forget | noop
         status: str,
         record_id: str | None,
         reason: str,
@@ -153,8 +153,9 @@ def _process(provider: LocalProvider, journal: Journal, event: Event, report: Le
     if event.type == "user.signal":
         result = process_signal(provider, journal, event, learning=report.learning)
         record = result.record.id if result.record else None
-        status = "applied" if result.stored else "noop"
-        report.note("user.signal", result.decision.kind, status, record, result.note or "", event.event_id)
+        action, status = ("create", "applied") if result.stored else ("noop", "noop")
+        why = result.note or f"{result.decision.kind}: {result.decision.reason}"
+        report.note("user.signal", action, status, record, why, event.event_id)
     elif event.type in EPISODE_TYPES:
         _episode(provider, event, report)
     elif event.type == "context.outcome":
@@ -171,7 +172,7 @@ def _episode(provider: LocalProvider, event: Event, report: LearnReport) -> None
         return  # a result without a lesson is history, not memory
     if not report.learning:
         report.note(
-            event.type, "episode", "noop", None, "memory.learning is off: no new records", event.event_id
+            event.type, "noop", "noop", None, "memory.learning is off: no new records", event.event_id
         )
         return
     context = event.context
@@ -200,7 +201,8 @@ def _episode(provider: LocalProvider, event: Event, report: LearnReport) -> None
         evidence=(Evidence(kind=event.type, summary=summary[:300], event=event.event_id, at=event.at),),
     )
     placed = consolidate.place(provider, change, record_id=stable_record_id(event.event_id))
-    report.note(event.type, "episode", placed.status, placed.id, placed.reason, event.event_id)
+    action = "create" if placed.status == "applied" else "noop"
+    report.note(event.type, action, placed.status, placed.id, f"episode: {placed.reason}", event.event_id)
 
 
 # -- outcomes ----------------------------------------------------------------------------
