@@ -461,3 +461,17 @@ def test_a_failed_verification_with_a_lesson_becomes_an_episode(repo: Path) -> N
         "journal", "record", "--type", "review.resolved", "--summary", "x", "--outcome", "passed", cwd=repo
     )
     assert bad.exit_code == 1 and "outcomes: accepted" in bad.stderr
+
+
+def test_a_torn_journal_line_is_reported_and_the_rest_is_learned(
+    conventional_repo: Path, comet_home: Path
+) -> None:
+    repo = conventional_repo
+    ok("init", "--no-hooks", cwd=repo)
+    ok("journal", "import-history", cwd=repo)
+    [month] = sorted(comet_home.glob("projects/*/journal/2*.jsonl"))[-1:]
+    with month.open("ab") as handle:
+        handle.write(b'{"schema":"comet.experience/v1","eventId":"ev-torn')
+    report = ok("learn", cwd=repo)
+    assert [problem["kind"] for problem in report["journalProblems"]] == ["torn"]
+    assert len(habits(repo)) == 6

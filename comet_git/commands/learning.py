@@ -52,4 +52,5 @@ def render_report(report: LearnReport) -> str:
     lines += [f"failed   {item['eventId'] or '-'} {item['type']}: {item['error']}" for item in report.failed]
     lines += [f"reflect  {item['id']}: {item['reason']}" for item in report.reflect]
     lines += [f"busy     {name}: another `comet learn` is running there" for name in report.skipped]
+    lines += [f"skipped  {p.file}:{p.line}: {p.kind} journal line ({p.error})" for p in report.problems]
     return "\n".join(lines) + "\n"

@@ -24,7 +24,7 @@ from typing import Any
 
 from comet_git.errors import CometError, NotFoundError
 from comet_git.journal.events import Event
-from comet_git.journal.log import DONE, FAILED, Journal
+from comet_git.journal.log import DONE, FAILED, Journal, JournalProblem
 from comet_git.learning import consolidate
 from comet_git.learning.capture import process_signal
 from comet_git.learning.reflectors import CommitReflection, Habit
@@ -49,6 +49,7 @@ class LearnReport:
     failed: list[dict[str, Any]] = field(default_factory=list)
     reflect: list[dict[str, Any]] = field(default_factory=list)
     skipped: list[str] = field(default_factory=list)  # stores another `learn` was busy with
+    problems: list[JournalProblem] = field(default_factory=list)  # torn or unreadable journal lines
 
     def note(
         self,
@@ -79,6 +80,7 @@ class LearnReport:
             "failed": self.failed,
             "reflect": self.reflect,
             "busy": self.skipped,
+            "journalProblems": [problem.to_json() for problem in self.problems],
         }
 
 
@@ -114,7 +116,7 @@ def _learn_store(provider: LocalProvider, store: ScopeStore, report: LearnReport
     reflection = CommitReflection()
     finished: list[str] = []  # pending events with nothing (more) to do
     commits: list[str] = []  # pending commit events: done once the habits are applied
-    for event in journal.events():
+    for event in journal.events(report.problems):
         report.events_read += 1
         pending = statuses.get(event.event_id, ("", None))[0] != DONE
         if event.type == "repo.commit":
