@@ -275,10 +275,10 @@ def test_near_duplicate_inferred_candidates_merge(repo: Path) -> None:
         "statement": "Run the integration tests with docker compose before pushing changes",
         "evidence": [{"kind": "review", "summary": "again", "ref": "ev-two"}],
     }
-    narrower = {
+    elsewhere = {
         "action": "create",
         "statement": "Run the integration tests with docker compose before pushing",
-        "applicability": {"paths": ["services/api/"], "operations": ["commit"]},
+        "applicability": {"paths": ["services/web/"]},
     }
     [created] = delta(repo, first)
     [merged] = delta(repo, second)
@@ -287,8 +287,8 @@ def test_near_duplicate_inferred_candidates_merge(repo: Path) -> None:
     assert len(records) == 1
     assert records[0]["selectors"]["paths"] == ["services/api/"]
     assert [e["event"] for e in records[0]["evidence"]] == ["ev-one", "ev-two"]
-    # A narrower repetition is a rule of its own: merging it would narrow the wider one.
-    [separate] = delta(repo, narrower)
+    # The same words for another place are a rule of their own: merging would lose one.
+    [separate] = delta(repo, elsewhere)
     assert separate["status"] == "applied" and separate["id"] != created["id"]
 
 

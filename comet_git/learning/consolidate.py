@@ -17,9 +17,10 @@ overwrites explicit text):
   explicit near-duplicates are both kept (the very same text is not stored twice);
 - an inferred candidate is a noop when a record with the same selectors conflicts with it
   or, explicit, says the same; it merges into an inferred record that says the same when
-  it applies at least as widely (evidence added, the record's more specific selectors kept).
-A rule with other selectors is another rule: "only in legacy/" does not replace a rule
-for everywhere.
+  both have the same selectors, or when it has none (evidence added, the record's more
+  specific selectors kept).
+A rule with other selectors is another rule: "only in legacy/" neither replaces nor narrows
+a rule for everywhere.
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ from comet_git.director.text import tokens
 from comet_git.provider import Amend, Query, Remember
 from comet_git.provider.local import LocalProvider
 from comet_git.records import tombstones
-from comet_git.records.model import MAX_EVIDENCE, SELECTOR_KEYS, record_from_json
+from comet_git.records.model import MAX_EVIDENCE, record_from_json
 from comet_git.store import ScopeStore
 
 DUPLICATE_SIMILARITY = 0.8
@@ -111,12 +112,6 @@ def relate(text: str, existing: Iterable[dict[str, Any]]) -> list[Relation]:
     return sorted(found, key=lambda relation: (-relation.similarity, relation.record.get("id", "")))
 
 
-def at_least_as_broad(mine: dict[str, list[str]], theirs: dict[str, list[str]]) -> bool:
-    """Whether selectors `mine` apply wherever `theirs` do: on each dimension the same values,
-    or none (everywhere)."""
-    return all(not mine.get(key) or mine[key] == theirs.get(key) for key in SELECTOR_KEYS)
-
-
 # -- placing a new statement ----------------------------------------------------------------
 
 
@@ -177,18 +172,16 @@ def _place_explicit(provider: LocalProvider, change: Remember, relations: list[R
 def _place_inferred(
     provider: LocalProvider, change: Remember, relations: list[Relation], record_id: str | None
 ) -> Placement:
-    # As for the person's own words, a rule for another place is another rule; two guesses
-    # that say the same merge when their selectors are compatible (the more specific kept).
+    # As for the person's own words, a rule for another place is another rule: merging two
+    # rules for different places would lose one of them.  The exception is a guess that
+    # names no place at all: its evidence joins the record that says the same, whose own,
+    # more specific, selectors are kept.
     wanted = change.selectors.to_json()
     relevant = [
         r
         for r in relations
         if r.record.get("selectors") == wanted
-        or (
-            r.kind == "duplicate"
-            and r.record["authority"] == "inferred"
-            and at_least_as_broad(wanted, r.record["selectors"])
-        )
+        or (r.kind == "duplicate" and r.record["authority"] == "inferred" and change.selectors.is_empty())
     ]
     for relation in relevant:
         old = relation.record
