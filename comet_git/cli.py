@@ -4,6 +4,7 @@ with a message that says what to do next."""
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -707,6 +708,26 @@ def repair(path: Path, check_only: bool, as_json: bool) -> None:
     run(as_json, lambda: maintenance.repair(check_only))
 
 
+@cli.command("mcp")
+@path_argument
+def mcp_command(path: Path) -> None:
+    """A stdio MCP server over task context, expand, remember, signal, feedback, complete and forget.
+
+    Needs the optional extra: pip install 'comet-git[mcp]'. The host starts it; it
+    serves the repository at PATH until the host closes its stdin.
+    Example: comet mcp /path/to/repo
+    """
+    from comet_git.mcp_server import serve
+
+    try:
+        serve(path)
+    except CometError as error:  # stdout belongs to the protocol: errors go to stderr only
+        click.echo(f"error: {error.headline()}", err=True)
+        if error.hint:
+            click.echo(f"  hint: {error.hint}", err=True)
+        sys.exit(1)
+
+
 @cli.command()
 @click.option("--keep", is_flag=True, help="Keep the temporary repository and store, and print where.")
 def demo(keep: bool) -> None:
@@ -717,6 +738,70 @@ def demo(keep: bool) -> None:
     from comet_git.demo import run_demo
 
     run(False, lambda: run_demo(keep=keep))
+
+
+# -- coding agents ------------------------------------------------------------------------
+
+
+@cli.group()
+def skill() -> None:
+    """The comet-memory agent skill: tells coding agents when and how to use comet."""
+
+
+@skill.command("install")
+@click.option("--user", "user_scope", is_flag=True, help="Into your home directory (the default).")
+@click.option(
+    "--project",
+    type=click.Path(file_okay=False, path_type=Path),
+    metavar="PATH",
+    help="Into the repository at PATH (.claude/skills, .agents/skills, .cursor/skills). This writes"
+    " files into your repository, which comet otherwise never does: only on your explicit request.",
+)
+@click.option(
+    "--host",
+    type=click.Choice(["claude", "codex", "cursor", "gemini", "all"]),
+    default="all",
+    show_default=True,
+    help="Which agent's skills folder (codex and gemini share .agents/skills).",
+)
+@click.option("--force", is_flag=True, help="Replace a copy you changed (it is kept as a backup).")
+@json_option
+def skill_install(user_scope: bool, project: Path | None, host: str, force: bool, as_json: bool) -> None:
+    """Copy the comet-memory skill to where coding agents look for skills.
+
+    Idempotent: an up-to-date copy is left alone, an old untouched one is updated, and a
+    copy you edited is never overwritten without --force.
+    Example: comet skill install --host claude
+    """
+    from comet_git.commands import skill as commands
+
+    if user_scope and project is not None:
+        raise click.UsageError("give --user or --project PATH, not both")
+    run(as_json, lambda: commands.install(host, project, force))
+
+
+@cli.command("agent-hook", context_settings={"ignore_unknown_options": True})
+@click.option("--host", metavar="claude|codex|cursor|gemini", help="The agent that calls the hook.")
+@click.argument("event", required=False)
+def agent_hook(host: str | None, event: str | None) -> None:
+    """Answer a coding agent's hook: reads the host's hook JSON on stdin.
+
+    Session start: the task context for the repository; a prompt: a long-term statement
+    in it is remembered (one-offs are not) and the memory relevant to it is returned;
+    a file about to be edited: the memory for that path; stop: a task completion is
+    journaled.  EVENT is the host's event name (default: the payload's hook_event_name).
+    Always exits 0 and answers within about a second (COMET_AGENT_HOOK_TIMEOUT), even on
+    bad input or a broken store; failures go to the diagnostics log.
+    Example: comet agent-hook --host claude SessionStart < payload.json
+    """
+    from comet_git.commands.agent_hook import answer
+
+    output = answer(host or "", event, lambda: sys.stdin.read())
+    if output.text:
+        sys.stdout.write(str(output.text) + "\n")
+    sys.stdout.flush()
+    # Daemon threads may still hold the store: leave without waiting for them.
+    os._exit(0)
 
 
 def main() -> None:

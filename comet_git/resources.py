@@ -1,4 +1,4 @@
-"""Files that ship with comet-git: templates/ and hooks/.
+"""Files that ship with comet-git: templates/, hooks/ and skills/.
 
 They sit at the top of the repository and are installed inside the wheel as
 the subpackages comet_git.templates and comet_git.hook_templates.  Running
@@ -12,7 +12,7 @@ from importlib import resources
 from importlib.abc import Traversable
 from pathlib import Path
 
-FOLDERS = {"templates": "templates", "hook_templates": "hooks"}
+FOLDERS = {"templates": "templates", "hook_templates": "hooks", "skills": "skills"}
 
 
 def data_dir(kind: str) -> Traversable:

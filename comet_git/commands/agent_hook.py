@@ -1,0 +1,157 @@
+"""comet agent-hook --host HOST EVENT: answer a coding agent's hook call.
+
+This is an agent-facing boundary (SPEC §13): whatever happens (bad JSON, a broken
+store, a bug, a slow disk) the host gets a valid answer and exit code 0, and what
+went wrong goes to the diagnostics log.  The work runs in a daemon thread that is
+given about a second; after that the host gets its empty answer and the process
+exits, so a hook never holds the agent up.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import threading
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from comet_git.agents.hooks import (
+    CONTEXT_BUDGET,
+    HOSTS,
+    MAX_ENTRIES,
+    PATH,
+    PROMPT,
+    START,
+    STOP,
+    HookEvent,
+    context_answer,
+    empty_answer,
+    parse_event,
+)
+from comet_git.commands import Output
+
+DEFAULT_TIMEOUT = 1.0
+GENERIC_TASK = "start of a coding session"
+
+
+def answer(
+    host: str, event: str | None, read_stdin: Callable[[], str], timeout: float | None = None
+) -> Output:
+    """The host's answer; `Output.text` is exactly what goes to stdout."""
+    if os.environ.get("COMET_DISABLE") == "1":
+        return _output(host, event, empty_answer(host, event))
+    result: dict[str, str] = {}
+
+    def work() -> None:
+        result["answer"] = _answer_or_log(host, event, read_stdin)
+
+    worker = threading.Thread(target=work, name="comet-agent-hook", daemon=True)
+    worker.start()
+    worker.join(_timeout() if timeout is None else timeout)
+    if "answer" not in result:
+        _log(TimeoutError("gave up waiting for the store: answered empty"), host=host, event=event)
+        return _output(host, event, empty_answer(host, event))
+    return _output(host, event, result["answer"])
+
+
+def _output(host: str, event: str | None, text: str) -> Output:
+    return Output({"host": host, "event": event, "answer": text}, text)
+
+
+def _timeout() -> float:
+    try:
+        return max(0.0, float(os.environ.get("COMET_AGENT_HOOK_TIMEOUT", DEFAULT_TIMEOUT)))
+    except ValueError:
+        return DEFAULT_TIMEOUT
+
+
+def _answer_or_log(host: str, event: str | None, read_stdin: Callable[[], str]) -> str:
+    try:
+        if host not in HOSTS:
+            raise ValueError(f"unknown host {host!r}: one of {', '.join(HOSTS)}")
+        parsed = parse_event(host, event, read_stdin())
+        return context_answer(parsed, _handle(parsed))
+    except Exception as error:  # the agent-hook boundary of SPEC §13: logged, never raised
+        _log(error, host=host, event=event)
+        return empty_answer(host, event)
+
+
+def _log(error: BaseException, **context: Any) -> None:
+    with contextlib.suppress(Exception):
+        from comet_git.diagnostics import log_failure
+        from comet_git.store import Home
+
+        log_failure(Home.from_environment().diagnostics_log, "agent hook", error, **context)
+
+
+def _handle(event: HookEvent) -> str:
+    """The text to hand the agent ("" for nothing), after doing what the event asks."""
+    if event.kind is None:
+        return ""
+    from comet_git.workspace import open_workspace
+
+    ws = open_workspace(Path(event.cwd) if event.cwd else Path.cwd())
+    if event.kind == START:
+        # After /clear or a compaction the agent has lost what it was given: deliver again.
+        session = None if event.source in ("clear", "compact") else event.session
+        return _context(ws, GENERIC_TASK, session=session)
+    if event.kind == PROMPT:
+        note = _capture(ws, event.prompt or "")
+        if not ws.setting("memory.retrieval").value:
+            return ""  # the switch means the agent is given nothing from memory
+        if not event.delivers_context or not event.prompt:
+            return note
+        return _join(note, _context(ws, event.prompt, session=event.session))
+    if event.kind == PATH:
+        if not event.path:
+            return ""
+        path = (
+            event.path if os.path.isabs(event.path) or not event.cwd else os.path.join(event.cwd, event.path)
+        )
+        return _context(ws, f"work on {event.path}", session=event.session, path=path)
+    if event.kind == STOP:
+        _complete(ws, event)
+    return ""
+
+
+def _context(ws: Any, task: str, *, session: str | None, path: str | None = None) -> str:
+    from comet_git.director import service
+
+    request = service.make_request(
+        ws, task, path=path, budget=CONTEXT_BUDGET, max_entries=MAX_ENTRIES, session=session
+    )
+    data = service.task_context(ws, request, record_applications=True)
+    if data["retrieval"] != "enabled" or not (data["context"] or data["manifest"]):
+        return ""  # disabled, failed (already logged by the director) or nothing applies
+    return service.render_text(data)
+
+
+def _capture(ws: Any, prompt: str) -> str:
+    """Journal the prompt as a user signal when it states a rule (long-term or one-off);
+    an ordinary request ("fix the login test") is not a statement about the user."""
+    from comet_git.learning.capture import capture_signal
+    from comet_git.learning.signals import LONG_TERM, classify_signal
+
+    decision = classify_signal(prompt) if prompt.strip() else None
+    if decision is None or not decision.cues:
+        return ""
+    learning = ws.setting("memory.learning").value
+    result = capture_signal(ws.provider(), prompt, learning=learning)
+    if decision.kind != LONG_TERM or result.record is None:
+        return ""
+    return (
+        f"comet-git remembered this as a long-term preference of the user: {result.record.id}"
+        f" ({result.scope} scope). Correct it with `comet memory correct --id {result.record.id}`.\n"
+    )
+
+
+def _complete(ws: Any, event: HookEvent) -> None:
+    from comet_git.director import service
+
+    summary = "session ended" if event.ends_session else "agent turn ended"
+    service.complete(ws, f"{summary} ({event.host} {event.name})", event.outcome, None, event.session)
+
+
+def _join(*parts: str) -> str:
+    return "\n".join(part for part in parts if part)

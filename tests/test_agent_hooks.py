@@ -1,0 +1,246 @@
+"""comet agent-hook: the hosts' payloads in, the hosts' answers out, and never a blocked agent."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from comet_git.agents.hooks import PATH, PROMPT, START, STOP, clip, parse_event
+from comet_git.commands.agent_hook import answer
+from tests.clihelp import Result, run_comet
+
+DATA = Path(__file__).parent / "data" / "agent-hooks"
+SLOW_OK = {"COMET_AGENT_HOOK_TIMEOUT": "60"}  # a loaded CI machine must not turn answers empty
+
+START_EVENTS = {
+    "claude": "SessionStart",
+    "codex": "SessionStart",
+    "cursor": "sessionStart",
+    "gemini": "SessionStart",
+}
+PROMPT_EVENTS = {
+    "claude": "UserPromptSubmit",
+    "codex": "UserPromptSubmit",
+    "cursor": "beforeSubmitPrompt",
+    "gemini": "BeforeAgent",
+}
+PATH_EVENTS = {"claude": "PreToolUse", "codex": "PreToolUse", "gemini": "AfterTool"}
+STOP_EVENTS = {"claude": "SessionEnd", "codex": "Stop", "cursor": "stop", "gemini": "SessionEnd"}
+
+
+def payload(host: str, event: str, cwd: Path, prompt: str = "") -> str:
+    text = (DATA / f"{host}-{event}.json").read_text()
+    inside = lambda value: json.dumps(value)[1:-1]  # noqa: E731  (a JSON string's body)
+    return text.replace("@CWD@", inside(str(cwd))).replace("@PROMPT@", inside(prompt))
+
+
+def hook(host: str, event: str, cwd: Path, prompt: str = "", env: dict[str, str] | None = None) -> Result:
+    return run_comet(
+        "agent-hook",
+        "--host",
+        host,
+        event,
+        input=payload(host, event, cwd, prompt),
+        env={**SLOW_OK, **(env or {})},
+    )
+
+
+def context_of(host: str, event: str, result: Result) -> str:
+    """The text the host hands the agent, checked against the host's documented shape."""
+    assert result.exit_code == 0, result.stderr
+    data = result.json()
+    if host == "cursor":
+        assert set(data) == {"additional_context"}
+        return str(data["additional_context"])
+    assert set(data) == {"hookSpecificOutput"}
+    assert data["hookSpecificOutput"]["hookEventName"] == event
+    assert set(data["hookSpecificOutput"]) == {"hookEventName", "additionalContext"}
+    return str(data["hookSpecificOutput"]["additionalContext"])
+
+
+def records(repo: Path) -> list[dict[str, Any]]:
+    done = run_comet("memory", "list", "--json", cwd=repo)
+    assert done.exit_code == 0, done.stderr
+    return list(done.json()["records"])
+
+
+@pytest.fixture
+def remembered(repo: Path) -> Path:
+    for args in (
+        ["--text", "Auth code keeps sessions in the Redis session store.", "--path", "src/auth/**"],
+        ["--scope", "global", "--type", "core-profile", "--text", "Reply to me in English, briefly."],
+    ):
+        assert run_comet("memory", "remember", *args, cwd=repo).exit_code == 0
+    return repo
+
+
+# -- payloads ----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("sample", sorted(DATA.glob("*.json")), ids=lambda p: p.stem)
+def test_every_sample_payload_parses(sample: Path, tmp_path: Path) -> None:
+    host, event = sample.stem.split("-", 1)
+    parsed = parse_event(host, event, payload(host, event, tmp_path, "hello"))
+    assert parsed.cwd == str(tmp_path)
+    assert parsed.session is not None and parsed.session.startswith(f"{host}:")
+    expected = {START_EVENTS[host]: START, PROMPT_EVENTS[host]: PROMPT, STOP_EVENTS[host]: STOP}
+    expected.update({PATH_EVENTS[host]: PATH} if host in PATH_EVENTS else {})
+    assert parsed.kind == expected.get(event)
+    if parsed.kind == PATH:
+        assert parsed.path is not None and parsed.path.endswith("src/auth/login.py")
+    if parsed.kind == PROMPT:
+        assert parsed.prompt == "hello"
+
+
+def test_the_command_line_event_wins_and_the_payload_names_it_otherwise(tmp_path: Path) -> None:
+    raw = payload("claude", "UserPromptSubmit", tmp_path, "hi")
+    assert parse_event("claude", None, raw).kind == PROMPT
+    assert parse_event("claude", "Notification", raw).kind is None
+
+
+def test_a_failed_cursor_run_completes_as_a_failure(tmp_path: Path) -> None:
+    assert parse_event("cursor", "stop", payload("cursor", "stop", tmp_path)).outcome == "failure"
+    assert parse_event("claude", "SessionEnd", payload("claude", "SessionEnd", tmp_path)).outcome == "partial"
+
+
+def test_long_context_is_clipped_below_the_hosts_limit() -> None:
+    clipped = clip("line of memory\n" * 2000)
+    assert len(clipped) <= 9000 and clipped.endswith("for the rest]\n")
+
+
+# -- answers, end to end -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("host", sorted(START_EVENTS))
+def test_session_start_delivers_the_task_context(host: str, remembered: Path) -> None:
+    event = START_EVENTS[host]
+    text = context_of(host, event, hook(host, event, remembered))
+    assert "Reply to me in English, briefly." in text
+    assert "# Memory from comet-git" in text and len(text) < 10_000
+
+
+@pytest.mark.parametrize("host", sorted(PATH_EVENTS))
+def test_a_file_about_to_be_touched_gets_its_paths_memory(host: str, remembered: Path) -> None:
+    event = PATH_EVENTS[host]
+    assert "Redis session store" in context_of(host, event, hook(host, event, remembered))
+
+
+def test_cursor_file_edits_change_nothing(remembered: Path) -> None:
+    result = hook("cursor", "afterFileEdit", remembered)
+    assert result.exit_code == 0 and result.json() == {}
+
+
+@pytest.mark.parametrize("host", sorted(PROMPT_EVENTS))
+def test_a_long_term_prompt_is_remembered_and_a_one_off_is_not(host: str, repo: Path) -> None:
+    event = PROMPT_EVENTS[host]
+    stored = hook(host, event, repo, "From now on, always run ruff before committing")
+    assert stored.exit_code == 0, stored.stderr
+    texts = [r["text"] for r in records(repo)]
+    assert texts == ["From now on, always run ruff before committing"]
+    if host == "cursor":
+        assert stored.json() == {"continue": True}  # Cursor's prompt hook cannot add context
+    else:
+        context = context_of(host, event, stored)
+        assert "remembered this as a long-term preference" in context and "run ruff" in context
+    once = hook(host, event, repo, "don't commit this time")
+    assert once.exit_code == 0
+    assert [r["text"] for r in records(repo)] == texts
+
+
+def test_a_prompt_gets_the_memory_relevant_to_it(remembered: Path) -> None:
+    result = hook("claude", "UserPromptSubmit", remembered, "Where does the auth code keep sessions?")
+    assert "Redis session store" in context_of("claude", "UserPromptSubmit", result)
+
+
+def test_an_ordinary_request_is_not_journaled_as_a_user_signal(repo: Path) -> None:
+    assert hook("claude", "UserPromptSubmit", repo, "Fix the failing login test").exit_code == 0
+    events = run_comet("journal", "list", "--type", "user.signal", "--json", cwd=repo).json()["events"]
+    assert events == []
+
+
+@pytest.mark.parametrize("host", sorted(STOP_EVENTS))
+def test_stop_journals_a_task_completion_and_answers_empty(host: str, repo: Path) -> None:
+    event = STOP_EVENTS[host]
+    result = hook(host, event, repo)
+    assert result.exit_code == 0
+    assert result.stdout.strip() == ("{}" if host in ("cursor", "gemini") else "")
+    [completed] = run_comet("journal", "list", "--type", "task.completed", "--json", cwd=repo).json()[
+        "events"
+    ]
+    assert completed["outcome"] == {"outcome": "failure" if host == "cursor" else "partial", "lesson": None}
+
+
+@pytest.mark.parametrize(
+    ("host", "empty"), [("claude", ""), ("codex", ""), ("cursor", "{}"), ("gemini", "{}")]
+)
+def test_a_repository_without_memory_gets_the_empty_answer(host: str, empty: str, repo: Path) -> None:
+    result = hook(host, START_EVENTS[host], repo)
+    assert result.exit_code == 0 and result.stdout.strip() == empty
+
+
+def test_switches_and_unknown_events_give_the_empty_answer(remembered: Path) -> None:
+    assert hook("claude", "SessionStart", remembered, env={"COMET_DISABLE": "1"}).stdout == ""
+    assert hook("gemini", "BeforeAgent", remembered, "hi", env={"COMET_DISABLE": "1"}).stdout.strip() == "{}"
+    assert run_comet("config", "set", "memory.retrieval", "false", cwd=remembered).exit_code == 0
+    assert hook("claude", "SessionStart", remembered).stdout == ""
+    notification = run_comet("agent-hook", "--host", "claude", "Notification", input="{}", env=SLOW_OK)
+    assert notification.exit_code == 0 and notification.stdout == ""
+
+
+# -- failures never block the host ----------------------------------------------------------------
+
+
+def diagnostics(home: Path) -> list[dict[str, Any]]:
+    log = home / "logs" / "diagnostics.log"
+    return [json.loads(line) for line in log.read_text().splitlines()] if log.exists() else []
+
+
+@pytest.mark.parametrize("stdin", ["not json", "[1, 2]", '{"hook_event_name": 3'])
+def test_bad_stdin_exits_0_with_the_empty_answer(stdin: str, comet_home: Path) -> None:
+    for host, empty in (("claude", ""), ("cursor", '{"continue": true}')):
+        result = run_comet("agent-hook", "--host", host, PROMPT_EVENTS[host], input=stdin, env=SLOW_OK)
+        assert result.exit_code == 0 and result.stdout.strip() == empty
+    assert any(entry["where"] == "agent hook" for entry in diagnostics(comet_home))
+
+
+def test_an_unknown_or_missing_host_exits_0(repo: Path) -> None:
+    for args in (["--host", "vim", "SessionStart"], ["SessionStart"]):
+        result = run_comet("agent-hook", *args, input=payload("claude", "SessionStart", repo), env=SLOW_OK)
+        assert result.exit_code == 0 and result.stdout == ""
+
+
+def test_comet_home_that_is_a_file_still_answers(repo: Path, tmp_path: Path) -> None:
+    blocker = tmp_path / "not-a-directory"
+    blocker.write_text("")
+    for host in ("claude", "gemini"):
+        result = hook(
+            host, PROMPT_EVENTS[host], repo, "From now on, always use tabs", env={"COMET_HOME": str(blocker)}
+        )
+        assert result.exit_code == 0 and result.stdout.strip() in ("", "{}")
+
+
+def test_a_corrupt_index_answers_empty_and_is_logged(remembered: Path, comet_home: Path) -> None:
+    index = comet_home / "index" / "comet.sqlite3"
+    assert index.exists()
+    for extra in (index.with_name("comet.sqlite3-wal"), index.with_name("comet.sqlite3-shm")):
+        extra.unlink(missing_ok=True)
+    index.write_bytes(b"this is not a database" * 100)
+    result = hook("claude", "SessionStart", remembered)
+    assert result.exit_code == 0 and result.stdout == ""
+    assert diagnostics(comet_home), "the failure must reach the diagnostics log"
+
+
+def test_a_slow_store_is_given_up_on_quietly(comet_home: Path) -> None:
+    def slow_stdin() -> str:
+        time.sleep(5)
+        return "{}"
+
+    started = time.monotonic()
+    output = answer("cursor", "beforeSubmitPrompt", slow_stdin, timeout=0.2)
+    assert time.monotonic() - started < 2
+    assert output.text == '{"continue": true}'
+    assert any("gave up" in entry["error"] for entry in diagnostics(comet_home))
