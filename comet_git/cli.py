@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import click
+from click.core import ParameterSource
 
 from comet_git import __version__
 from comet_git.commands import Output
@@ -126,7 +127,8 @@ def project_adopt(key: str, path: Path, as_json: bool) -> None:
 
 @cli.group()
 def hooks() -> None:
-    """Git hooks that journal commits, checkouts, merges and rewrites (in every worktree)."""
+    """Git hooks that journal commits, checkouts, merges and rewrites (in every worktree);
+    with --agent, the coding agents' hooks that call `comet agent-hook`."""
 
 
 def hooks_path_option(function: F) -> F:
@@ -137,47 +139,83 @@ def hooks_path_option(function: F) -> F:
     )(function)
 
 
+def agent_option(function: F) -> F:
+    return click.option(
+        "--agent",
+        type=click.Choice(["claude", "codex", "cursor", "gemini", "all"]),
+        help="Instead of git hooks: this coding agent's hook settings in your home directory"
+        " (~/.claude/settings.json, ~/.codex/hooks.json, ~/.cursor/hooks.json, ~/.gemini/settings.json).",
+    )(function)
+
+
+def agent_only(use_hooks_path: bool) -> None:
+    """--agent works on the user's agent settings: the git-hook arguments make no sense with it."""
+    given_path = click.get_current_context().get_parameter_source("path") is not ParameterSource.DEFAULT
+    if given_path or use_hooks_path:
+        raise click.UsageError("--agent edits an agent's settings in your home: no PATH, no --use-hooks-path")
+
+
 @hooks.command("install")
 @path_argument
 @hooks_path_option
+@agent_option
 @json_option
-def hooks_install(path: Path, use_hooks_path: bool, as_json: bool) -> None:
+def hooks_install(path: Path, use_hooks_path: bool, agent: str | None, as_json: bool) -> None:
     """Install the post-commit, post-checkout, post-merge and post-rewrite hooks.
 
     A hook that is already there is kept and chained (its exit code too); uninstall
     puts it back. The hooks never slow, fail or block git; COMET_DISABLE=1 turns them off.
-    Example: comet hooks install
+    With --agent, add comet's entries to the agent's hook settings instead, keeping
+    everything else in the file (and the file as it was, as FILE.comet-backup).
+    Example: comet hooks install --agent claude
     """
     from comet_git.commands import hooks as commands
 
+    if agent is not None:
+        agent_only(use_hooks_path)
+        run(as_json, lambda: commands.agent_install(agent))
+        return
     run(as_json, lambda: commands.install(path, use_hooks_path))
 
 
 @hooks.command("uninstall")
 @path_argument
 @hooks_path_option
+@agent_option
 @json_option
-def hooks_uninstall(path: Path, use_hooks_path: bool, as_json: bool) -> None:
+def hooks_uninstall(path: Path, use_hooks_path: bool, agent: str | None, as_json: bool) -> None:
     """Remove comet's hooks and restore the hooks that were there before.
 
-    Example: comet hooks uninstall
+    With --agent, remove exactly comet's entries from the agent's settings; the file
+    comes back from its backup when nothing else changed in it since the install.
+    Example: comet hooks uninstall --agent all
     """
     from comet_git.commands import hooks as commands
 
+    if agent is not None:
+        agent_only(use_hooks_path)
+        run(as_json, lambda: commands.agent_uninstall(agent))
+        return
     run(as_json, lambda: commands.uninstall(path, use_hooks_path))
 
 
 @hooks.command("status")
 @path_argument
 @hooks_path_option
+@agent_option
 @json_option
-def hooks_status(path: Path, use_hooks_path: bool, as_json: bool) -> None:
+def hooks_status(path: Path, use_hooks_path: bool, agent: str | None, as_json: bool) -> None:
     """Show which hooks are installed, chained or foreign, and where git looks for them.
 
+    With --agent, whether the agent's settings hold this comet's hooks.
     Example: comet hooks status --json
     """
     from comet_git.commands import hooks as commands
 
+    if agent is not None:
+        agent_only(use_hooks_path)
+        run(as_json, lambda: commands.agent_status(agent))
+        return
     run(as_json, lambda: commands.status(path, use_hooks_path))
 
 

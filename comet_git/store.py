@@ -114,23 +114,26 @@ def check_unchanged(path: Path, expected: FileState | Absent) -> None:
     )
 
 
-def atomic_write(path: Path, data: bytes | str, *, expected: Expectation = None) -> FileState:
+def atomic_write(
+    path: Path, data: bytes | str, *, expected: Expectation = None, mode: int = FILE_MODE
+) -> FileState:
     """Write `data` to `path` through a temp file, fsync and os.replace.
 
     With `expected` (the FileState the caller read, or ABSENT for "must not
     exist yet") the write fails, changing nothing, when the file on disk is no
-    longer what the caller read.  Returns the state of what was written.
+    longer what the caller read.  `mode` is for files that are not ours (an agent's settings
+    keep the permissions their owner gave them).  Returns the state of what was written.
     """
     payload = data.encode("utf-8") if isinstance(data, str) else data
     ensure_dir(path.parent)
     temp_name = str(path.parent / f".{path.name}.{os.urandom(6).hex()}.tmp")
-    fd = os.open(temp_name, os.O_WRONLY | os.O_CREAT | os.O_EXCL, FILE_MODE)
+    fd = os.open(temp_name, os.O_WRONLY | os.O_CREAT | os.O_EXCL, mode)
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(payload)
             handle.flush()
             os.fsync(handle.fileno())
-        os.chmod(temp_name, FILE_MODE)
+        os.chmod(temp_name, mode)
         if expected is not None:
             check_unchanged(path, expected)
         os.replace(temp_name, path)

@@ -1,9 +1,18 @@
-"""comet hooks install | uninstall | status."""
+"""comet hooks install | uninstall | status: git hooks, or with --agent the coding agents' hook settings."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
+from comet_git.agents.settings import (
+    HOSTS,
+    SCHEMA,
+    AgentTarget,
+    agent_hooks_status,
+    install_agent_hooks,
+    installed_comet,
+    uninstall_agent_hooks,
+)
 from comet_git.commands import Output
 from comet_git.githooks.install import HooksReport, hooks_status, install_hooks, uninstall_hooks
 from comet_git.workspace import open_workspace
@@ -27,3 +36,75 @@ def uninstall(path: Path, use_hooks_path: bool) -> Output:
 
 def status(path: Path, use_hooks_path: bool) -> Output:
     return _output(hooks_status(path, use_hooks_path=use_hooks_path))
+
+
+# -- the coding agents' hook settings (--agent) ----------------------------------------
+
+AGENT_NOTES = {
+    "installed": "added comet's hooks ({events}) to {path}",
+    "updated": "updated comet's hooks ({events}) in {path}",
+    "unchanged": "comet's hooks are already in {path}",
+    "restored": "put {path} back as it was before the install",
+    "removed": "removed {path}: comet had created it",
+    "entries-removed": "removed comet's hooks ({events}) from {path}; your later changes are kept",
+    "not-installed": "no comet hooks in {path}",
+}
+STATUS_NOTES = {
+    "installed": "comet's hooks ({events}) are in {path}",
+    "outdated": "comet's hooks in {path} are out of date: comet hooks install --agent {host} updates them",
+    "not-installed": "no comet hooks in {path}",
+    "invalid": "{problem}",
+}
+# What the host itself asks of the user before the new hooks run.
+HOST_NOTES = {
+    "codex": "Codex runs new hooks once you trust them: review them with /hooks in Codex"
+    " (older Codex versions also need `codex_hooks = true` under [features] in ~/.codex/config.toml)",
+}
+
+
+def _hosts(host: str) -> tuple[str, ...]:
+    return HOSTS if host == "all" else (host,)
+
+
+def _agent_output(action: str, targets: list[AgentTarget], comet: Path | None) -> Output:
+    data = {
+        "schema": SCHEMA,
+        "action": action,
+        "comet": str(comet) if comet is not None else None,
+        "targets": [target.to_json() for target in targets],
+    }
+    lines: list[str] = []
+    for target in targets:
+        note = (STATUS_NOTES if action == "status" else AGENT_NOTES)[target.state].format(
+            events=", ".join(target.events), path=target.path, host=target.host, problem=target.problem
+        )
+        lines.append(f"{target.host}: {note}")
+        lines.extend(f"  {extra}" for extra in _agent_details(action, target))
+    return Output(data, "\n".join(lines) + "\n")
+
+
+def _agent_details(action: str, target: AgentTarget) -> list[str]:
+    details = []
+    if action == "install" and target.backup is not None:
+        details.append(f"the file as it was before: {target.backup}")
+    if target.backup is not None and target.state == "entries-removed":
+        details.append(f"the file from before the install is still at {target.backup}")
+    if action == "install" and target.state in ("installed", "updated"):
+        if target.host in HOST_NOTES:
+            details.append(HOST_NOTES[target.host])
+        details.append(f"undo: comet hooks uninstall --agent {target.host}")
+    return details
+
+
+def agent_install(host: str) -> Output:
+    comet = installed_comet()
+    return _agent_output("install", install_agent_hooks(_hosts(host), Path.home(), comet), comet)
+
+
+def agent_uninstall(host: str) -> Output:
+    return _agent_output("uninstall", uninstall_agent_hooks(_hosts(host), Path.home()), None)
+
+
+def agent_status(host: str) -> Output:
+    comet = installed_comet()
+    return _agent_output("status", agent_hooks_status(_hosts(host), Path.home(), comet), comet)
