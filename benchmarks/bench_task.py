@@ -131,11 +131,8 @@ def profile(sized: BenchEnv, repo: Path, size: int) -> None:
 
     stats = sized.work / f"task-{size}.prof"
     run_checked(
-        [str(sized.python), "-m", "cProfile", "-o", str(stats), "-m", "comet_git", "task", *REQUESTS[0],
-         "--json"],
-        env=sized.env,
-        cwd=repo,
-    )  # fmt: skip
+        [str(sized.python), "-c", PROFILED_TASK, str(stats), *REQUESTS[0], "--json"], env=sized.env, cwd=repo
+    )
     for order, restriction, what in (
         ("tottime", "", "all functions"),
         ("cumulative", "comet_git/", "comet_git's functions"),
@@ -157,6 +154,27 @@ def profile(sized: BenchEnv, repo: Path, size: int) -> None:
         print(f"  ({header})")
         for line in lines[start:]:
             print("  " + line)
+
+
+# `python -m cProfile -m comet_git` would write no figures: the fast path ends the process with
+# os._exit (it skips the interpreter's teardown), so here os._exit ends the profile instead.
+PROFILED_TASK = """
+import cProfile, os, sys
+stats = sys.argv[1]
+sys.argv = ["comet", "task", *sys.argv[2:]]
+profile = cProfile.Profile()
+
+def end(code):
+    profile.disable()
+    profile.dump_stats(stats)
+    sys.stdout.flush()
+    real_exit(code)
+
+real_exit, os._exit = os._exit, end
+from comet_git.entry import main
+profile.enable()
+main()
+"""
 
 
 def _short(line: str) -> str:

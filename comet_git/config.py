@@ -65,10 +65,14 @@ def read_layer(path: Path) -> dict[str, bool]:
     """The settings one file sets; a file with unknown keys or bad values is an error naming it."""
     if not path.exists():
         return {}
+    text = path.read_text(encoding="utf-8")
+    plain = _plain_switches(text)
+    if plain is not None:
+        return plain
     import yaml
 
     try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+        data = yaml.safe_load(text) or {}
     except yaml.YAMLError as error:
         mark = getattr(error, "problem_mark", None)
         raise RecordFormatError(
@@ -96,6 +100,26 @@ def read_layer(path: Path) -> dict[str, bool]:
             if not isinstance(value, bool):
                 raise RecordFormatError(f"'{key}' must be true or false", file=str(path), key=key)
             found[key] = value
+    return found
+
+
+def _plain_switches(text: str) -> dict[str, bool] | None:
+    """The settings of a file laid out exactly as `comet config set` writes it
+    ("memory:", then "  learning: true" and/or "  retrieval: false"), read without YAML:
+    importing it costs some 10 ms on the agent's hot path.  None for anything else (other
+    spacing, comments, other words for true and false...), which YAML then reads."""
+    lines = text.split("\n")
+    if lines[-1] == "":
+        lines.pop()
+    if lines[:1] != ["memory:"] or not 2 <= len(lines) <= 3:
+        return None
+    found: dict[str, bool] = {}
+    for line in lines[1:]:
+        name, _, value = line.partition(": ")
+        key = "memory." + name[2:]
+        if not name.startswith("  ") or key not in DEFAULTS or key in found or value not in ("true", "false"):
+            return None
+        found[key] = value == "true"
     return found
 
 

@@ -11,6 +11,7 @@ gives the usage errors.  tests/test_packaging.py checks that the two agree.
 from __future__ import annotations
 
 import gc
+import os
 import sys
 
 # `comet task` options that take a value, and where they go.
@@ -84,6 +85,10 @@ def main() -> None:
     sys.stdout.flush()
     sys.stdout.buffer.writelines(output.render(as_json))
     sys.stdout.buffer.flush()
+    sys.stderr.flush()
+    # Done, and everything is written and closed: skip the interpreter's teardown (freeing
+    # every module and object, some 6 ms) as `os._exit` does.
+    os._exit(0)
 
 
 if __name__ == "__main__":

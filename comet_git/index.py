@@ -20,7 +20,7 @@ from comet_git.errors import StoreError
 from comet_git.records.model import Record
 from comet_git.store import FILE_MODE, FileState, ensure_dir, file_lock, fsync_dir
 
-SCHEMA_VERSION = 11
+SCHEMA_VERSION = 13  # 13: indexed terms include everyday concept words (director.text.CONCEPTS)
 BUSY_TIMEOUT_MS = 15_000
 
 # Forced off by tests to exercise the plain fallback.
@@ -34,22 +34,35 @@ CREATE TABLE IF NOT EXISTS files(
     racy INTEGER NOT NULL DEFAULT 0, record_id TEXT,
     PRIMARY KEY(store, name));
 -- Narrow columns first: SQLite reads a row only as far as the last column asked for, so
--- the Context Director's scan never reaches the JSON at the end.
+-- the Context Director's scan never reaches the JSON at the end.  updated_jd (the Julian day
+-- of updated_at), text_length and manifest_length (title plus summary, in characters) are
+-- computed here once, so that ranking and the budget need neither dates parsed nor texts read.
 CREATE TABLE IF NOT EXISTS records(
     id TEXT PRIMARY KEY, store TEXT NOT NULL, file TEXT NOT NULL, state TEXT NOT NULL,
     scope TEXT NOT NULL, project_key TEXT, memory_type TEXT NOT NULL,
     memory_class TEXT NOT NULL, authority TEXT NOT NULL, lifecycle TEXT NOT NULL,
     version INTEGER NOT NULL, created_at TEXT NOT NULL, updated_at TEXT NOT NULL,
     sel_paths TEXT NOT NULL, sel_operations TEXT NOT NULL, sel_phases TEXT NOT NULL, tasks TEXT NOT NULL,
-    outcomes TEXT NOT NULL, title TEXT NOT NULL, summary TEXT NOT NULL,
+    outcomes TEXT NOT NULL, updated_jd REAL, text_length INTEGER NOT NULL, manifest_length INTEGER NOT NULL,
+    title TEXT NOT NULL, summary TEXT NOT NULL,
     json TEXT NOT NULL);
 -- The long texts live beside the records, so that the rows a listing and the director read
 -- stay small: the record's text (also inside json) and its search terms.
 CREATE TABLE IF NOT EXISTS record_texts(record INTEGER PRIMARY KEY, body TEXT NOT NULL, terms TEXT NOT NULL);
 CREATE INDEX IF NOT EXISTS records_in_order ON records(store, state, memory_type, updated_at DESC, id);
--- Records that apply without any text or path (the director's "standing" rules).
-CREATE INDEX IF NOT EXISTS records_standing ON records(store) WHERE memory_type = 'core-profile'
-    OR (sel_paths = '' AND tasks = '' AND (sel_operations != '' OR sel_phases != ''));
+-- What the director reads without any text or path: the current core profile, and the current
+-- rules that fire on an operation or a phase alone.  Each index holds every column the director
+-- asks for (select.py: _COLUMNS), so that these rows are read from the index alone, a few
+-- dozen to a page, instead of one lookup each in the wide rows above.
+CREATE INDEX IF NOT EXISTS records_core ON records(
+    store, memory_type, state, lifecycle, id, authority, scope, updated_jd, sel_paths, sel_operations,
+    sel_phases, tasks, outcomes, text_length, manifest_length)
+    WHERE memory_type = 'core-profile' AND state = 'live' AND lifecycle != 'superseded';
+CREATE INDEX IF NOT EXISTS records_rules ON records(
+    store, sel_operations, sel_phases, memory_type, sel_paths, tasks, state, lifecycle, id, authority, scope,
+    updated_jd, outcomes, text_length, manifest_length)
+    WHERE memory_type != 'core-profile' AND sel_paths = '' AND tasks = ''
+    AND (sel_operations != '' OR sel_phases != '') AND state = 'live' AND lifecycle != 'superseded';
 CREATE TABLE IF NOT EXISTS invalid(
     store TEXT NOT NULL, name TEXT NOT NULL, line INTEGER, error TEXT NOT NULL,
     PRIMARY KEY(store, name));
@@ -103,6 +116,9 @@ class IndexedRecord(NamedTuple):
         return data
 
 
+RecordFile = tuple[str, str, int | None, int | None, int | None]  # see Index.record_files
+
+
 class InvalidFile(NamedTuple):
     store: str
     name: str
@@ -141,20 +157,24 @@ class Index:
         self.fresh = False
 
     @classmethod
-    def open(cls, path: Path) -> Index:
-        """Open (creating when missing) the index; a corrupt file is a StoreError naming the fix."""
+    def open(cls, path: Path, *, memory_map: bool = True) -> Index:
+        """Open (creating when missing) the index; a corrupt file is a StoreError naming the fix.
+
+        `memory_map` reads pages through a memory map: a listing touches megabytes in a cold
+        process.  The director reads a few thousand scattered rows, no faster that way, and
+        unmapping what it touched costs more at close (some 6 ms at 100,000 records)."""
         ensure_dir(path.parent)
         try:
             # Processes that start together on a new store must not create the database, or
             # switch it to WAL, at the same time: SQLite answers "database is locked" at once.
             with file_lock(path.with_name(path.name + ".open-lock")):
-                connection = _connect(path)
+                connection = _connect(path, memory_map)
                 version = connection.execute("PRAGMA user_version").fetchone()[0]
                 if version not in (0, SCHEMA_VERSION):
                     # A derived cache written by another version of comet: start it afresh.
                     connection.close()
                     _remove_database(path)
-                    connection = _connect(path)
+                    connection = _connect(path, memory_map)
                     version = 0
                 if version == 0:
                     _create_schema(connection)
@@ -167,6 +187,11 @@ class Index:
 
     def close(self) -> None:
         self.connection.close()
+
+    def reader(self) -> sqlite3.Connection:
+        """Another connection to this index, read-only (for a search run in a thread)."""
+        uri = Path(os.path.abspath(self.path)).as_uri() + "?mode=ro"
+        return sqlite3.connect(uri, uri=True, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None)
 
     def get_meta(self, key: str) -> str | None:
         row = self.connection.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
@@ -219,11 +244,15 @@ class Index:
         )
         return {row[0]: (row[1], row[2], row[3]) for row in rows}
 
-    def file_stat(self, store: str, name: str) -> tuple[int, int, int] | None:
-        row = self.connection.execute(
-            "SELECT mtime_ns, size, racy FROM files WHERE store = ? AND name = ?", (store, name)
-        ).fetchone()
-        return None if row is None else (row[0], row[1], row[2])
+    def record_files(self, ids: Sequence[str]) -> dict[str, RecordFile]:
+        """id -> (store, file, and the file's mtime_ns, size and racy flag as indexed, or Nones)."""
+        rows = self.connection.execute(
+            "SELECT r.id, r.store, r.file, f.mtime_ns, f.size, f.racy FROM records r"
+            " LEFT JOIN files f ON f.store = r.store AND f.name = r.file"
+            " WHERE r.id IN (SELECT value FROM json_each(?))",
+            [json.dumps(list(ids))],
+        )
+        return {row[0]: row[1:] for row in rows}
 
     def put_file(self, store: str, row: FileRow) -> None:
         self.connection.execute(
@@ -246,15 +275,16 @@ class Index:
         cursor = self.connection.execute(
             "INSERT INTO records(id, store, file, state, scope, project_key, memory_type, memory_class,"
             " authority, lifecycle, title, summary, tasks, version, created_at, updated_at, json,"
-            " sel_paths, sel_operations, sel_phases, outcomes)"
-            " VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            " sel_paths, sel_operations, sel_phases, outcomes, updated_jd, text_length, manifest_length)"
+            " VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, julianday(?), ?, ?)",
             (
                 record.id, store, file, state, record.scope, record.project_key, record.memory_type,
                 record.memory_class, record.authority, record.lifecycle, record.title,
                 summary, "\n".join(selectors.tasks),
                 record.version, record.created_at, record.updated_at, record_json(record, state),
                 compile_patterns(selectors.paths), _word_set(selectors.operations),
-                _word_set(selectors.phases), _outcomes(record),
+                _word_set(selectors.phases), _outcomes(record), record.updated_at,
+                len(record.text), len(record.title) + len(summary),
             ),
         )  # fmt: skip
         self.connection.execute(
@@ -498,7 +528,7 @@ def _in_clause(column: str, values: Sequence[object]) -> str:
     return f"{column} IN ({', '.join('?' for _ in values)})"
 
 
-def _connect(path: Path) -> sqlite3.Connection:
+def _connect(path: Path, memory_map: bool = True) -> sqlite3.Connection:
     created = not path.exists()
     connection = sqlite3.connect(path, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None)
     if created:
@@ -507,8 +537,8 @@ def _connect(path: Path) -> sqlite3.Connection:
     connection.execute("PRAGMA journal_mode = WAL")
     connection.execute("PRAGMA synchronous = NORMAL")
     connection.execute("PRAGMA secure_delete = ON")
-    # Read pages through a memory map: a listing touches megabytes in a cold process.
-    connection.execute("PRAGMA mmap_size = 268435456")
+    if memory_map:  # see Index.open
+        connection.execute("PRAGMA mmap_size = 268435456")
     return connection
 
 

@@ -107,8 +107,8 @@ def test_the_wheel_holds_the_templates_and_hooks(tmp_path: Path) -> None:
     assert "comet_git/templates/profile-preamble.md" in names
     assert "comet_git/hook_templates/git/shim.sh" in names
     assert "comet_git/githooks/worker.py" in names
-    for host_config in ("claude/settings.json", "codex/hooks.json", "cursor/hooks.json", "gemini/settings.json"):
-        assert f"comet_git/hook_templates/{host_config}" in names
+    for config in ("claude/settings.json", "codex/hooks.json", "cursor/hooks.json", "gemini/settings.json"):
+        assert f"comet_git/hook_templates/{config}" in names
     assert "comet_git/skills/comet-memory/SKILL.md" in names
 
 

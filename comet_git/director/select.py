@@ -31,15 +31,17 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Callable
+from operator import attrgetter
 from typing import Any, NamedTuple
 
+from comet_git.director.deliver import DIRECT_POLICIES, Plan, plan
 from comet_git.director.paths import match as path_match
 from comet_git.director.paths import request_keys
 from comet_git.director.text import TaskText, bm25_scores, fts_query, mentions, tokens
 
 LEXICAL_FLOOR = 0.2  # relevance below this is noise
 STRONG_RELEVANCE = 0.5  # relevance from which text alone counts as a direct match
-DIRECT_POLICIES = 3  # proven policies delivered in full, beyond the core profile
 
 
 class TaskRequest(NamedTuple):
@@ -66,79 +68,143 @@ class TaskRequest(NamedTuple):
 
 
 class Candidate:
-    """A record that applies, as ranked; title, summary and record are filled in later for the
-    ones delivery can reach."""
+    """A record that applies, as ranked.  Delivery is planned from its lengths; title, summary
+    and text are read afterwards, for the candidates the plan delivers."""
 
     __slots__ = (
-        "authority", "id", "lifecycle", "memory_type", "record", "scope", "score", "store", "strong",
-        "summary", "title", "updated_at", "why",
+        "id", "lifecycle", "manifest_length", "memory_type", "reached", "rowid", "score", "strong",
+        "summary", "text", "text_length", "title", "why",
     )  # fmt: skip
 
     def __init__(
         self,
         id: str,
-        store: str,
+        rowid: int,
         memory_type: str,
-        authority: str,
         lifecycle: str,
-        scope: str,
-        title: str,
-        summary: str,
-        updated_at: str,
-        score: float = 0.0,
-        why: list[str] | None = None,
-        strong: bool = False,  # a selector or keyword matched, or the text is clearly relevant
-        record: dict[str, Any] | None = None,
+        text_length: int,
+        manifest_length: int,  # title plus summary
+        score: float,
+        why: list[str],
+        strong: bool,  # a selector or keyword matched, or the text is clearly relevant
     ) -> None:
         self.id = id
-        self.store = store
+        self.rowid = rowid
         self.memory_type = memory_type
-        self.authority = authority
         self.lifecycle = lifecycle
-        self.scope = scope
-        self.title = title
-        self.summary = summary
-        self.updated_at = updated_at
+        self.text_length = text_length
+        self.manifest_length = manifest_length
         self.score = score
-        self.why: list[str] = [] if why is None else why
+        self.why = why
         self.strong = strong
-        self.record = record
+        self.reached = True  # ranked high enough for delivery to consider it
+        self.title = self.summary = self.text = ""
 
 
 class Selection:
-    __slots__ = ("already_given", "candidates", "excluded")
+    __slots__ = ("already_given", "candidates", "excluded", "planned")
 
-    def __init__(self, candidates: list[Candidate], excluded: dict[str, str], already_given: int = 0) -> None:
+    def __init__(
+        self,
+        candidates: list[Candidate],
+        excluded: dict[str, str],
+        already_given: int,
+        planned: tuple[TaskRequest, Plan],
+    ) -> None:
         self.candidates = candidates  # applicable and positively matched (or core-profile), best first
-        self.excluded = excluded  # id -> the condition that excluded it (for explain)
+        self.excluded = excluded  # id -> the condition that excluded it (for explain; see select)
         self.already_given = already_given  # applicable, but given earlier in this session
+        self.planned = planned  # the request, and the delivery planned for it (whose texts were read)
 
 
-DETAIL_SLACK = 24  # candidates read in full beyond what max-entries needs, for budget skips
+DETAIL_SLACK = 24  # candidates considered beyond what max-entries needs, for budget skips
+SEARCH_APART_FROM = 30_000  # records from which the full-text search runs in a thread
 
 
 def select(
-    connection: Any, stores: list[str], request: TaskRequest, has_fts: bool, *, everything: bool = False
+    connection: Any,
+    stores: list[str],
+    request: TaskRequest,
+    has_fts: bool,
+    *,
+    everything: bool = False,
+    search: Callable[[], Any] | None = None,
 ) -> Selection:
-    """The applicable candidates, best first.  The ones delivery can reach (every core-profile
-    record, then the best others) come with their title, summary and full record; the rest
-    are ranked from the index's columns alone and never read.
+    """The applicable candidates, best first, with the title, summary and text of the ones
+    delivery plans to deliver (every core-profile record and the best others are considered;
+    the rest are ranked from the index's narrow columns alone and counted).
 
-    Only rows that could match are read: core-profile records, records a selector of the
-    request could fire (operation or phase alone, a path anchor on the request path) and
-    records the full-text index finds for the task text.  `everything` reads every row, so
-    that `explain` can say why a record was excluded."""
-    task = TaskText(request.task)
-    relevance = _lexical(connection, request.task, has_fts)
-    rows = _rows(connection, stores, request, [r for r, value in relevance.items() if value >= LEXICAL_FLOOR],
-                 _keyword_hits(connection, request.task, has_fts), everything)  # fmt: skip
-    operation = (request.operation or "").lower()
-    phase = (request.phase or "").lower()
-    chosen: list[Candidate] = []
-    excluded: dict[str, str] = {}
+    Only rows that could match are read: core-profile records, rules that the request's
+    operation or phase fires, records anchored on the request path and records the full-text
+    index finds for the task text; rows that an operation or phase selector excludes are
+    passed over by SQLite.  `everything` reads every row, so that `explain` can say why a
+    record was excluded (only then is `excluded` complete).
+
+    `search` opens another connection to the index: on a large index the full-text search
+    then runs on it in a thread while this connection reads the rows that need no search
+    (SQLite lets go of the GIL while it works, so the two take about the time of the longer)."""
+    if search is not None:
+        # The thread costs a connection and some to-and-fro of the GIL (a millisecond or
+        # two): it pays only on a large index.  The highest rowid is a cheap estimate.
+        size = connection.execute("SELECT max(rowid) FROM records").fetchone()[0] or 0
+        search = search if size >= SEARCH_APART_FROM else None
+    ranker = _Ranker(request, connection.execute("SELECT julianday('now')").fetchone()[0])
+    ranked: dict[int, tuple[str, Candidate | str]] = {}  # rowid -> (id, candidate or why excluded)
+    if search is None:
+        relevance, keyword_hits = _search(connection, request.task, has_fts)
+        rows = _rows(connection, stores, request, _hits(relevance, keyword_hits), everything)
+    else:
+        # The rows that need no search are read and ranked (as if no text were relevant)
+        # while the text search runs; the few that the text turns out to be relevant to are
+        # ranked again (relevance below LEXICAL_FLOOR counts as none), and the search's other
+        # hits read and ranked after.
+        searching = _Background(_lexical_apart, search, request.task, has_fts)
+        rows = _rows(connection, stores, request, [], everything)
+        standing = {row[_ROWID]: row for row in rows}
+        for row in rows:
+            ranked[row[_ROWID]] = (row[0], ranker.rank(row, 0.0))
+        keyword_hits = _keyword_hits(connection, request.task, has_fts)
+        relevance = searching.result()
+        relevant = [rowid for rowid, value in relevance.items() if value >= LEXICAL_FLOOR]
+        rows = [standing[rowid] for rowid in relevant if rowid in standing]
+        if not everything:
+            hits = [rowid for rowid in _hits(relevance, keyword_hits) if rowid not in standing]
+            rows += _rows(connection, stores, request, hits, everything, standing=False)
     for row in rows:
-        (record_id, store, memory_type, authority, lifecycle, scope, age_days,
-         paths, operations, phases, tasks, rowid, outcomes) = row  # fmt: skip
+        ranked[row[_ROWID]] = (row[0], ranker.rank(row, relevance.get(row[_ROWID], 0.0)))
+    chosen = [outcome for _, outcome in ranked.values() if isinstance(outcome, Candidate)]
+    excluded = {record_id: outcome for record_id, outcome in ranked.values() if isinstance(outcome, str)}
+    # Best first; equal scores by id (two stable sorts: faster than a key of tuples).
+    chosen.sort(key=attrgetter("id"))
+    chosen.sort(key=attrgetter("score"), reverse=True)
+    given = [c for c in chosen if c.id in request.already_given]
+    chosen = [c for c in chosen if c.id not in request.already_given]
+    if not everything:
+        # Delivery considers the best others only; the rest could never fit.
+        reach = request.max_entries + DIRECT_POLICIES + DETAIL_SLACK
+        others = [c for c in chosen if c.memory_type != "core-profile"]
+        for candidate in others[reach:]:
+            candidate.reached = False
+    planned = plan(chosen, len(given), request)
+    _read_delivered(connection, planned)
+    return Selection(chosen, excluded, len(given), (request, planned))
+
+
+class _Ranker:
+    """One request's rules (see the module docstring) applied to rows of _COLUMNS."""
+
+    def __init__(self, request: TaskRequest, now: float) -> None:
+        self.request = request
+        self.task = TaskText(request.task)
+        self.operation = (request.operation or "").lower()
+        self.phase = (request.phase or "").lower()
+        self.now = now  # the Julian day
+
+    def rank(self, row: tuple[Any, ...], relevant: float) -> Candidate | str:
+        """The candidate a row makes, or why it is excluded; `relevant` is its text relevance."""
+        (record_id, memory_type, authority, lifecycle, scope, updated_jd, paths, operations, phases,
+         tasks, rowid, outcomes, text_length, manifest_length) = row  # fmt: skip
+        request = self.request
         why: list[str] = ["current project" if scope == "project" else "your global memory"]
         matches = 0.0  # how well the request matches: ranks first
         strong = False
@@ -146,32 +212,29 @@ def select(
         if paths and request.path is not None:
             matched = path_match(paths, request.path, request.path_is_dir)
             if matched is None:
-                excluded[record_id] = f"path {request.path} does not match its paths selector"
-                continue
+                return f"path {request.path} does not match its paths selector"
             why.append(f"path matches {matched}")
             matches += 3.0 + min(0.25 * matched.strip("/").count("/"), 1.0)
             strong = True
         fired = False
+        operation, phase = self.operation, self.phase
         if operations and operation:
             if f",{operation}," not in operations:
-                excluded[record_id] = f"operation {operation} is not in its operations selector"
-                continue
+                return f"operation {operation} is not in its operations selector"
             why.append(f"operation is {operation}")
             matches += 2.0 if only_operations else 0.5
             fired = only_operations
         if phases and phase:
             if f",{phase}," not in phases:
-                excluded[record_id] = f"phase {phase} is not in its phases selector"
-                continue
+                return f"phase {phase} is not in its phases selector"
             why.append(f"phase is {phase}")
             matches += 1.0 if only_operations else 0.25
             fired = fired or only_operations
-        keywords = mentions(task, tasks.split("\n")) if tasks else []
+        keywords = mentions(self.task, tasks.split("\n")) if tasks else []
         if keywords:
             why.append("task mentions " + ", ".join(keywords[:3]))
             matches += min(2.0 * len(keywords), 4.0)
             strong = True
-        relevant = relevance.get(rowid, 0.0)
         if relevant >= LEXICAL_FLOOR:
             matches += 4.0 * min(relevant, 1.0)
             if not keywords:
@@ -179,8 +242,7 @@ def select(
             strong = strong or relevant >= STRONG_RELEVANCE
         positive = strong or fired or relevant >= LEXICAL_FLOOR
         if not positive and memory_type != "core-profile":
-            excluded[record_id] = "nothing in the request matches it (no selector, keyword or relevant text)"
-            continue
+            return "nothing in the request matches it (no selector, keyword or relevant text)"
         if authority == "explicit":
             why.append("explicitly set by you")
         # Authority, lifecycle and scope order records that match alike; they do not
@@ -190,70 +252,132 @@ def select(
             + 1.0 * (authority == "explicit")
             + 1.0 * (lifecycle == "proven")
             + 0.5 * (scope == "project")
-            + 0.5 * _recency(age_days)
+            + 0.5 * _recency(None if updated_jd is None else self.now - updated_jd)
             + _history(outcomes, why)
         )
-        fields = (record_id, store, memory_type, authority, lifecycle, scope, "", "", "")
-        chosen.append(Candidate(*fields, score=score, why=why, strong=strong or fired))
-    chosen.sort(key=lambda c: (-c.score, c.id))
-    given = [c for c in chosen if c.id in request.already_given]
-    chosen = [c for c in chosen if c.id not in request.already_given]
-    reach = request.max_entries + DIRECT_POLICIES + DETAIL_SLACK
-    core = [c for c in chosen if c.memory_type == "core-profile"]
-    others = [c for c in chosen if c.memory_type != "core-profile"]
-    _add_details(connection, chosen if everything else core + others[:reach])
-    return Selection(chosen, excluded, len(given))
+        strong = strong or fired
+        return Candidate(
+            record_id, rowid, memory_type, lifecycle, text_length, manifest_length, score, why, strong
+        )
+
+
+def _hits(relevance: dict[int, float], keyword_hits: list[int]) -> list[int]:
+    return [rowid for rowid, value in relevance.items() if value >= LEXICAL_FLOOR] + keyword_hits
 
 
 _COLUMNS = (
-    "id, store, memory_type, authority, lifecycle, scope, julianday('now') - julianday(updated_at),"
-    " sel_paths, sel_operations, sel_phases, tasks, rowid, outcomes"
+    "id, memory_type, authority, lifecycle, scope, updated_jd, sel_paths, sel_operations, sel_phases, tasks,"
+    " rowid, outcomes, text_length, manifest_length"
 )
-
-
-# What needs no text or path to apply: the core profile, and rules fired by an operation
-# or a phase alone.  The index has a partial index on exactly this condition.
-_STANDING = (
-    "memory_type = 'core-profile'"
-    " OR (sel_paths = '' AND tasks = '' AND (sel_operations != '' OR sel_phases != ''))"
-)
+_ROWID = 10  # its place in _COLUMNS
 
 
 def _rows(
     connection: Any,
     stores: list[str],
     request: TaskRequest,
-    lexical_hits: list[int],
-    keyword_hits: list[int],
+    hits: list[int],
     everything: bool,
+    *,
+    standing: bool = True,
 ) -> list[tuple[Any, ...]]:
-    """The rows worth ranking.  Their rowids are gathered by indexed lookups (text hits, path
-    anchors, the partial index of standing rules) and only those rows are read."""
-    where = f"store IN ({', '.join('?' for _ in stores)}) AND state = 'live' AND lifecycle != 'superseded'"
-    params: list[Any] = list(stores)
-    if not everything:
-        wanted = set(lexical_hits) | set(keyword_hits)
-        wanted.update(row[0] for row in connection.execute(f"SELECT rowid FROM records WHERE {_STANDING}"))
-        if request.path is not None:
-            wanted.update(_anchored(connection, request.path, request.path_is_dir))
-        where += " AND rowid IN (SELECT value FROM json_each(?))"
-        params.append(json.dumps(sorted(wanted)))
-    rows: list[tuple[Any, ...]] = connection.execute(
-        f"SELECT {_COLUMNS} FROM records WHERE {where}", params
-    ).fetchall()
-    return rows
+    """The current rows worth ranking, in _COLUMNS: `hits` and, when `standing`, the core profile,
+    the rules the operation or phase fires and the rows anchored on the request path (a row
+    may come twice).  With `everything`, every current row of the stores."""
+    in_stores = ", ".join("?" for _ in stores)
+    current = "state = 'live' AND lifecycle != 'superseded'"
+    if everything:
+        sql = f"SELECT {_COLUMNS} FROM records WHERE store IN ({in_stores}) AND {current}"
+        return list(connection.execute(sql, stores).fetchall())
+    # Rows whose operation or phase selector excludes them are never read (nor reported:
+    # `excluded` is complete only with `everything`).
+    selectors = [(column, f",{value.lower()},") for column, value in
+                 (("sel_operations", request.operation), ("sel_phases", request.phase)) if value]  # fmt: skip
+    applicable = [f"({column} = '' OR instr({column}, ?) > 0)" for column, _ in selectors]
+    keys = [key for _, key in selectors]
+    # Looked up by rowid.  The "+" keeps SQLite from walking the (store, state) index over
+    # every record of the stores instead.
+    wanted = ["SELECT value FROM json_each(?)"]
+    params: list[Any] = [json.dumps(hits)]
+    if standing and request.path is not None:
+        anchors, anchor_params = _anchored(request.path, request.path_is_dir)
+        wanted.append(f"SELECT record FROM path_anchors WHERE {anchors}")
+        params += anchor_params
+    conditions = " AND ".join([f"+store IN ({in_stores})", "+state = 'live'", "lifecycle != 'superseded'",
+                               *applicable])  # fmt: skip
+    by_rowid = " UNION ALL ".join(wanted)
+    selects = [f"SELECT {_COLUMNS} FROM records WHERE rowid IN ({by_rowid}) AND {conditions}"]
+    params += stores + keys
+    if standing:
+        # Read from the covering indexes records_core and records_rules (index.py), whose
+        # conditions are repeated word for word, as a partial index needs.  INDEXED BY:
+        # left to itself, SQLite would rather walk the (store, state) index.
+        conditions = " AND ".join([f"store IN ({in_stores})", current, *applicable])
+        selects.append(
+            f"SELECT {_COLUMNS} FROM records INDEXED BY records_core"
+            f" WHERE memory_type = 'core-profile' AND {conditions}"
+        )
+        params += stores + keys
+        if keys:
+            fires = " OR ".join(f"instr({column}, ?) > 0" for column, _ in selectors)
+            selects.append(
+                f"SELECT {_COLUMNS} FROM records INDEXED BY records_rules"
+                " WHERE memory_type != 'core-profile' AND sel_paths = '' AND tasks = ''"
+                f" AND (sel_operations != '' OR sel_phases != '') AND {conditions} AND ({fires})"
+            )
+            params += stores + keys + keys
+    return list(connection.execute(" UNION ALL ".join(selects), params).fetchall())
 
 
-def _anchored(connection: Any, path: str, is_dir: bool) -> list[int]:
-    """Records whose path patterns could match `path` (see paths.path_anchors)."""
+def _anchored(path: str, is_dir: bool) -> tuple[str, list[Any]]:
+    """The condition on path_anchors of the records whose patterns could match `path`
+    (see paths.path_anchors)."""
     condition = "anchor IN (SELECT value FROM json_each(?))"
     params: list[Any] = [json.dumps(request_keys(path, is_dir))]
-    if is_dir:  # a folder also gets what is rooted inside it
-        condition += " OR anchor LIKE ? ESCAPE '\\'"
-        params.append("root:" + path.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "/%")
-    return [
-        row[0] for row in connection.execute(f"SELECT record FROM path_anchors WHERE {condition}", params)
-    ]
+    if is_dir:  # a folder also gets what is rooted inside it: anchors that start with root:PATH/
+        prefix = f"root:{path}/"
+        condition += " OR (anchor >= ? AND anchor < ?)"
+        params += [prefix, prefix[:-1] + chr(ord("/") + 1)]
+    return condition, params
+
+
+class _Background:
+    """A function run in a thread; `result` waits for it (and raises what it raised)."""
+
+    def __init__(self, function: Callable[..., Any], *args: Any) -> None:
+        import threading  # only large indexes search in a thread (see select)
+
+        self._outcome: tuple[bool, Any] = (False, None)
+        self._thread = threading.Thread(target=self._run, args=(function, *args), daemon=True)
+        self._thread.start()
+
+    def _run(self, function: Callable[..., Any], *args: Any) -> None:
+        try:
+            self._outcome = (True, function(*args))
+        except BaseException as error:  # handed to the caller by result()
+            self._outcome = (False, error)
+
+    def result(self) -> Any:
+        self._thread.join()
+        done, value = self._outcome
+        if not done:
+            raise value
+        return value
+
+
+def _search(connection: Any, task: str, has_fts: bool) -> tuple[dict[int, float], list[int]]:
+    """The task text's relevance to records (see _lexical), and the rows whose `tasks`
+    keywords share a word with it."""
+    return _lexical(connection, task, has_fts), _keyword_hits(connection, task, has_fts)
+
+
+def _lexical_apart(connect: Callable[[], Any], task: str, has_fts: bool) -> dict[int, float]:
+    """_lexical on a connection of its own (closed after)."""
+    connection = connect()
+    try:
+        return _lexical(connection, task, has_fts)
+    finally:
+        connection.close()
 
 
 def _history(outcomes: str, why: list[str]) -> float:
@@ -266,17 +390,19 @@ def _history(outcomes: str, why: list[str]) -> float:
     return 0.5 * min(success, 4) - 0.25 * ignored - 1.0 * corrected - 1.5 * failed
 
 
-def _add_details(connection: Any, candidates: list[Candidate]) -> None:
-    if not candidates:
+def _read_delivered(connection: Any, planned: Plan) -> None:
+    """Title, summary and text of the candidates the plan delivers (and of no other)."""
+    if not planned.placed:
         return
-    by_id = {candidate.id: candidate for candidate in candidates}
+    by_rowid = {candidate.rowid: candidate for candidate, _ in planned.placed}
     rows = connection.execute(
-        f"SELECT id, title, summary, json FROM records WHERE id IN ({', '.join('?' for _ in by_id)})",
-        list(by_id),
+        "SELECT r.rowid, r.title, r.summary, t.body FROM records r JOIN record_texts t ON t.record = r.rowid"
+        " WHERE r.rowid IN (SELECT value FROM json_each(?))",
+        [json.dumps(list(by_rowid))],
     ).fetchall()
-    for record_id, title, summary, text in rows:
-        candidate = by_id[record_id]
-        candidate.title, candidate.summary, candidate.record = title, summary, json.loads(text)
+    for rowid, title, summary, text in rows:
+        candidate = by_rowid[rowid]
+        candidate.title, candidate.summary, candidate.text = title, summary, text
 
 
 LEXICAL_TOP = 400  # the best BM25 matches considered; a listing never shows more than a few dozen
@@ -321,10 +447,13 @@ def _lexical(connection: Any, task: str, has_fts: bool) -> dict[int, float]:
             [json.dumps([rowid for rowid, _ in best])],
         ).fetchall()
     )
+    # The terms are single-spaced tokens: " token " in " terms " says whether one is there,
+    # a few times faster than splitting every record's terms into a set.
+    needles = [(f" {token} ", value) for token, value in idf.items()]
     relevance = {}
     for rowid, score in best:
-        present = set(terms.get(rowid, "").split())
-        covered = sum(value for token, value in idf.items() if token in present)
+        present = f" {terms.get(rowid, '')} "
+        covered = sum(value for needle, value in needles if needle in present)
         relevance[rowid] = (covered / weight) * (0.5 + 0.5 * score / top)
     return relevance
 

@@ -44,6 +44,18 @@ GLOSSARY = {
 }  # fmt: skip
 
 
+# Everyday English words for the same few concepts that rules are written about: a task
+# says "day", "endpoint", "concurrently"; the rule says "date", "api", "concurrency".
+# Each yields the concept's token as well as its own, as the Chinese glossary does.
+CONCEPTS = {
+    "day": "date", "days": "date", "daily": "date", "weekly": "date", "monthly": "date",
+    "utc": "timezone", "dst": "timezone", "clock": "time",
+    "concurrently": "concurrency", "parallel": "concurrency", "async": "concurrency",
+    "endpoint": "api", "handler": "layer", "handlers": "layer", "controller": "layer",
+    "caching": "cache", "cached": "cache",
+}  # fmt: skip
+
+
 def _stem(word: str) -> str:
     for suffix in ("ing", "ed", "es", "s"):
         if len(word) > len(suffix) + 3 and word.endswith(suffix):
@@ -67,6 +79,8 @@ def tokens(text: str) -> list[str]:
             found.extend(_stem(english) for term, english in GLOSSARY.items() if term in run)
         elif run not in STOPWORDS:
             found.append(_stem(run))
+            if run in CONCEPTS:
+                found.append(_stem(CONCEPTS[run]))
     return found
 
 

@@ -1,0 +1,93 @@
+"""Path selectors: the string matching of common pattern shapes agrees with the regular
+expressions pathspec compiles them to (comet_git/director/paths.py)."""
+
+from __future__ import annotations
+
+import itertools
+import random
+import re
+
+import pathspec
+
+from comet_git.director import paths
+
+PATTERNS = [
+    "src/auth/**", "src/auth/", "src/auth", "/src/auth", "src/auth/*.py", "tests/**/*.py", "docs/core.md",
+    "*.py", "*.test.ts", "Dockerfile", "/Dockerfile", "docs/", "/docs/", "**/docs", "**/docs/", "**/a/b",
+    "**/a/**", "a/**/b", "a/**/", "*test*", "a?b", "[ab].py", "**", "*", "a\\*b", "foo bar", "a.b.c",
+    "a+b/c(d)", "ü/x", "\\#x", "!src/auth/login.py", "x/*", "*/b", ".py", "*.", "a/b/", "a/**/*.py",
+    "src/**/auth", "src/**/a/b", "a/**/b/", "x/**/*.b.py", "src/**/a/*.py", "a.b/**/c", "**/a/**/b",
+]  # fmt: skip
+PATHS = [
+    "", "a", "a/", "/a", "a/b", "src", "src/", "src/auth", "src/auth/", "src/auth/login.py", "src/authx",
+    "lib/src/auth/login.py", "Dockerfile", "app/Dockerfile", "Dockerfile/x", "/Dockerfile", "x/Dockerfilex",
+    "docs", "docs/", "docs/core.md", "docs/a/b.md", "a/docs", "a/docs/b", "/docs", "//docs", "a//docs",
+    "a.py", "a/b.py", "a.py/b", ".py", "a/.py", "/.py", "x.test.ts", "a/b", "x/a/b", "x/a/b/c", "a/x/b",
+    "atestb", "a/test", "axb", "a.py\n", "a\nb/docs", "docs\n", "a*b", "foo bar", "a+b/c(d)", "ü/x", "#x",
+    "x/y", "x/", "z/b", "/b", "a.b.c", "a/b/", "a/b/c.py", "a/c/b.py", "a/x/y/b", "x/q.b.py", "x/.b.py",
+    "src/x/auth", "src/auth/x", "src//auth", "a.b/c", "a.b/x/c", "a/q/b/", "src/a/b/c", "ax/b.py",
+]  # fmt: skip
+
+
+def expressions(patterns: list[str]) -> list[str]:
+    spec = pathspec.GitIgnoreSpec.from_lines(patterns)
+    return [p.regex.pattern for p in spec.patterns if p.regex is not None]
+
+
+def test_string_matching_agrees_with_the_regular_expressions() -> None:
+    checked = 0
+    for expression in expressions(PATTERNS):
+        matches = paths._matcher(expression)
+        for path in PATHS:
+            assert matches(path) == (re.match(expression, path) is not None), (expression, path)
+            checked += 1
+    assert checked > 1000
+
+
+def test_random_paths_and_patterns_agree() -> None:
+    rng = random.Random(7)
+    alphabet = ["a", "b", "/", ".", "py", "x", "*", "**", "**/", "?", "\n", " "]
+    patterns = ["".join(rng.choice(alphabet) for _ in range(rng.randint(1, 6))) for _ in range(400)]
+    names = ["".join(rng.choice(["a", "b", "/", ".", "py", "x", "\n"]) for _ in range(rng.randint(0, 7)))
+             for _ in range(300)]  # fmt: skip
+    shaped = 0
+    for pattern in patterns:
+        for expression in expressions([pattern.replace("\n", "")]):
+            shaped += paths._shape(expression) is not None
+            matches = paths._matcher(expression)
+            for path in names:
+                assert matches(path) == (re.match(expression, path) is not None), (pattern, expression, path)
+    assert shaped > 50  # the string matching was exercised, not only the fallback
+
+
+def test_the_common_shapes_are_recognised() -> None:
+    shaped = ("src/auth/**", "docs/core.md", "*.py", "Dockerfile", "docs/", "/src", "**/a/b", "tests/**/*.py")
+    for pattern in shaped:
+        (expression,) = expressions([pattern])
+        assert paths._shape(expression) is not None, pattern
+    for pattern in ("*test*", "a?b", "[ab].py", "src/**/a/*.py"):
+        (expression,) = expressions([pattern])
+        assert paths._shape(expression) is None, pattern
+
+
+def test_match_keeps_gitignore_order_and_folders() -> None:
+    compiled = paths.compile_patterns(["src/**", "!src/auth/**"])
+    assert paths.match(compiled, "src/cli/main.py", False) == "src/**"
+    assert paths.match(compiled, "src/auth/login.py", False) is None
+    assert paths.match(paths.compile_patterns(["src/auth/login.py"]), "src", True) == "src/auth/login.py"
+    for pattern, path, is_dir in itertools.product(PATTERNS[:12], PATHS[:20], (False, True)):
+        compiled = paths.compile_patterns([pattern])
+        assert paths.match(compiled, path, is_dir) == _by_regex(pattern, path, is_dir), (pattern, path)
+
+
+def _by_regex(pattern: str, path: str, is_dir: bool) -> str | None:
+    """What match() answered before the string matching (regular expressions only)."""
+    spec = pathspec.GitIgnoreSpec.from_lines([pattern])
+    result = None
+    for item in spec.patterns:
+        if item.regex is None or item.include is None:
+            continue
+        candidates = [path, path + "/"] if is_dir else [path]
+        if any(item.regex.match(c) for c in candidates) or (is_dir and paths._inside(pattern, path)):
+            result = pattern if item.include else None
+    return result
