@@ -18,6 +18,7 @@ from comet_git.journal.log import Journal
 from comet_git.store import Home
 from tests.clihelp import invoke
 from tests.gitutil import git
+from tests.test_learn_reflectors import CONVENTIONAL_SUBJECTS
 
 ME = ("Test User", "test.user@example.com")
 OTHER = ("Other Person", "other@example.com")
@@ -59,20 +60,7 @@ def habits(repo: Path) -> dict[str, dict[str, Any]]:
     return {record["title"]: record for record in records if record["authority"] == "inferred"}
 
 
-CONVENTIONAL = [
-    "feat(api): add pagination",
-    "fix(cli): handle an empty config",
-    "docs: explain the retry option",
-    "feat(api): accept a cursor",
-    "fix(core): close the file on error",
-    "refactor(core): split the parser",
-    "test(api): cover the cursor",
-    "fix(cli): quote paths with spaces",
-    "feat(cli): add a quiet flag",
-    "chore: bump the linter",
-    "fix(api): return 404 for unknown ids",
-    "feat(core): support yaml input",
-]
+CONVENTIONAL = CONVENTIONAL_SUBJECTS  # twelve subjects of one Conventional Commits user
 
 
 @pytest.fixture
