@@ -20,7 +20,7 @@ from comet_git.errors import StoreError
 from comet_git.records.model import Record
 from comet_git.store import FILE_MODE, FileState, ensure_dir, file_lock, fsync_dir
 
-SCHEMA_VERSION = 13  # 13: indexed terms include everyday concept words (director.text.CONCEPTS)
+SCHEMA_VERSION = 14  # 14: floating path patterns (**/src/...) anchored by their first folder
 BUSY_TIMEOUT_MS = 15_000
 
 # Forced off by tests to exercise the plain fallback.

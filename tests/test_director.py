@@ -739,3 +739,13 @@ def test_the_installed_command_serves_a_task_like_the_click_command(repo: Path) 
     assert fast == slow
     assert [item["title"] for item in fast["context"]] == ["API tests use the recorded fixtures."]
     assert run_comet("task", str(repo), "--task", "x", "--context-budget", "abc").exit_code == 2
+
+
+def test_patterns_that_float_or_name_folders_reach_every_path_they_match(repo: Path) -> None:
+    deep = remember(repo, "Auth modules validate tokens with the shared helper", "--path", "**/src/auth/*.py")
+    typed = remember(repo, "Python files use type hints everywhere", "--path", "*.py")
+    assert set(ids(retrieve(repo, "edit this file", "--path", "svc/src/auth/login.py"))) == {deep, typed}
+    assert set(ids(retrieve(repo, "edit this file", "--path", "src/auth/login.py"))) == {deep, typed}
+    assert ids(retrieve(repo, "edit this file", "--path", "svc/src/billing/pay.py")) == [typed]
+    # A folder named like a Python file matches "*.py", and so does all that is in it.
+    assert typed in ids(retrieve(repo, "edit this file", "--path", "tools.py/run.sh"))

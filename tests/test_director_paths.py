@@ -91,3 +91,30 @@ def _by_regex(pattern: str, path: str, is_dir: bool) -> str | None:
         if any(item.regex.match(c) for c in candidates) or (is_dir and paths._inside(pattern, path)):
             result = pattern if item.include else None
     return result
+
+
+def test_every_path_a_pattern_matches_finds_it_through_the_index_anchors() -> None:
+    """`comet task` reads only the records whose anchors its path looks up: an anchor
+    that a matching path does not look up is a rule silently never delivered."""
+    requests = [p for p in PATHS if p and "\n" not in p and not p.startswith("/") and "//" not in p]
+    requests += ["svc/src/auth/login.py", "x/y/src/auth/a.py", "deep/docs/core.md", "q/a/b/c.py"]
+    rng = random.Random(11)
+    pieces = ["a", "b", "/", ".", "py", "x", "*", "**", "**/", "?", "src"]
+    names = ["a", "b", "x.py", "src", "a.b", "py"]
+    requests += ["/".join(rng.choice(names) for _ in range(rng.randint(1, 4))) for _ in range(150)]
+    valid = [p for p in PATTERNS if not p.startswith("/")]
+    valid += ["".join(rng.choice(pieces) for _ in range(rng.randint(1, 6))) for _ in range(300)]
+    valid = [p for p in valid if p.strip() and not p.startswith("/")]
+    checked = 0
+    for pattern in valid:
+        anchors = paths.path_anchors([pattern])
+        compiled = paths.compile_patterns([pattern])
+        for request in requests:
+            path = paths.normalize_request_path(request)
+            for is_dir in (False, True):
+                if paths.match(compiled, path, is_dir) is not None:
+                    checked += 1
+                    keys = set(paths.request_keys(path, is_dir))
+                    inside = is_dir and any(a.startswith(f"root:{path}/") for a in anchors)  # see select
+                    assert anchors & keys or inside, (pattern, path, is_dir, anchors)
+    assert checked > 200

@@ -182,16 +182,22 @@ def path_anchors(patterns: Sequence[str]) -> set[str]:
     - "root:src/auth" for a pattern rooted in a folder ("src/auth/**", "src/auth/*.py");
     - "name:Dockerfile" (and "dir:Dockerfile") for a plain name that matches at any depth;
     - "dir:docs" for "docs/"; "ext:py" for "*.py" (the last suffix: "*.test.ts" -> "ext:ts");
+    - "dir:src" for a pattern that floats ("**/src/auth/*.py": a folder "src" at any depth);
     - "" (every request) for anything else: negations, "*test*", wildcards in the first folder.
     """
     anchors: set[str] = set()
     for pattern in patterns:
         dir_only = pattern.endswith("/")
         body = pattern.rstrip("/")
+        floating = body.startswith("**/")  # matches at any depth, not only at the root
         while body.startswith("**/"):
             body = body[3:]
-        if pattern.startswith("!") or not body:
+        if pattern.startswith("!") or not body or "\\" in body:  # escapes: read by every request
             anchors.add("")
+        elif floating and "/" in body:
+            # "**/src/auth/*.py": any path it matches has a folder named "src" somewhere.
+            first = body.split("/", 1)[0]
+            anchors.add("" if re.search(_WILDCARD, first) else f"dir:{first}")
         elif "/" in body.lstrip("/"):
             literal = re.split(_WILDCARD, body.lstrip("/"), maxsplit=1)[0]
             anchors.add("root:" + literal.rsplit("/", 1)[0] if "/" in literal else "")
@@ -210,11 +216,10 @@ def request_keys(path: str, is_dir: bool) -> list[str]:
     keys = {""}
     keys.update("root:" + "/".join(parts[:n]) for n in range(1, len(parts) + (1 if is_dir else 0)))
     keys.update(f"dir:{part}" for part in parts)
+    # "*.py" matches a folder named "x.py" too, and with it everything inside.
+    keys.update("ext:" + part.rsplit(".", 1)[-1] for part in parts if "." in part)
     if parts:
-        last = parts[-1]
-        keys.add(f"name:{last}")
-        if "." in last and not is_dir:
-            keys.add("ext:" + last.rsplit(".", 1)[-1])
+        keys.add(f"name:{parts[-1]}")
     return sorted(keys)
 
 
