@@ -34,9 +34,7 @@ def run(as_json: bool, produce: Callable[[], Output]) -> None:
     try:
         output = produce()
     except CometError as error:
-        click.echo(f"error: {error.headline()}", err=True)
-        if error.hint:
-            click.echo(f"  hint: {error.hint}", err=True)
+        click.echo(f"error: {error}", err=True)  # the headline, then "  hint: ..." when there is one
         sys.exit(1)
     # Bytes straight to stdout: click.echo would scan megabytes of JSON for ANSI codes.
     sys.stdout.flush()
@@ -760,9 +758,7 @@ def mcp_command(path: Path) -> None:
     try:
         serve(path)
     except CometError as error:  # stdout belongs to the protocol: errors go to stderr only
-        click.echo(f"error: {error.headline()}", err=True)
-        if error.hint:
-            click.echo(f"  hint: {error.hint}", err=True)
+        click.echo(f"error: {error}", err=True)
         sys.exit(1)
 
 

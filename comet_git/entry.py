@@ -5,7 +5,8 @@ phase change.  It is parsed here, without importing click (about 30 ms of a ~60 
 start), whenever its arguments are the plain ones below; anything else (another
 command, --help, an unknown or malformed option) goes to the click CLI, which also
 gives the usage errors.  tests/test_packaging.py checks that the two agree.
-`comet --version` is answered here too, with what click's version option prints.
+`comet --version` is answered here too, with what click's version option prints, and
+so is a plain `comet memory list [PATH] [--json]`, the listing tools and people run most.
 """
 
 from __future__ import annotations
@@ -13,6 +14,10 @@ from __future__ import annotations
 import gc
 import os
 import sys
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from comet_git.commands import Output
 
 # `comet task` options that take a value, and where they go.
 FAST_TASK_OPTIONS = {
@@ -61,6 +66,50 @@ def parse_fast_task(argv: list[str]) -> tuple[str, dict[str, object], bool] | No
     return path or ".", options, as_json
 
 
+def parse_fast_list(argv: list[str]) -> tuple[str, bool] | None:
+    """(PATH, --json) for a plain `comet memory list [PATH] [--json]`, or None for click."""
+    path: str | None = None
+    as_json = False
+    for item in argv:
+        if item == "--json" and not as_json:
+            as_json = True
+        elif not item.startswith("-") and path is None:
+            path = item
+        else:
+            return None
+    return path or ".", as_json
+
+
+def _write(output: Output, as_json: bool) -> None:
+    sys.stdout.flush()
+    sys.stdout.buffer.writelines(output.render(as_json))
+    sys.stdout.buffer.flush()
+    sys.stderr.flush()
+
+
+def _list_records(path: str, as_json: bool) -> None:
+    """`comet memory list` without click, as the CLI would run it (errors: exit 1)."""
+    from pathlib import Path
+
+    from comet_git.commands import memory
+    from comet_git.errors import CometError
+    from comet_git.workspace import open_workspace
+
+    try:
+        output = memory.list_records(
+            open_workspace(Path(path)),
+            scope=None,
+            memory_type=None,
+            lifecycle=None,
+            text=None,
+            include_all=False,
+        )
+    except CometError as error:
+        sys.stderr.write(f"error: {error}\n")
+        sys.exit(1)
+    _write(output, as_json)
+
+
 def main() -> None:
     if sys.argv[1:] == ["--version"]:
         from comet_git import __version__
@@ -70,6 +119,10 @@ def main() -> None:
     # A short-lived process that allocates many small objects: the cyclic garbage
     # collector only costs time here.
     gc.disable()
+    plain_list = parse_fast_list(sys.argv[3:]) if sys.argv[1:3] == ["memory", "list"] else None
+    if plain_list is not None:
+        _list_records(*plain_list)
+        return
     fast = parse_fast_task(sys.argv[2:]) if sys.argv[1:2] == ["task"] else None
     if fast is None:
         from comet_git.cli import main as click_main
@@ -82,10 +135,7 @@ def main() -> None:
 
     path, options, as_json = fast
     output = task.context(Path(path), options, record_applications=True)
-    sys.stdout.flush()
-    sys.stdout.buffer.writelines(output.render(as_json))
-    sys.stdout.buffer.flush()
-    sys.stderr.flush()
+    _write(output, as_json)
     # Done, and everything is written and closed: skip the interpreter's teardown (freeing
     # every module and object, some 6 ms) as `os._exit` does.
     os._exit(0)

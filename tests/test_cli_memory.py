@@ -673,3 +673,18 @@ def test_repair_check_changes_nothing(repo: Path, comet_home: Path) -> None:
     report = ok(run_comet("repair", "--check", "--json", cwd=repo)).json()
     assert report["index"]["problem"]
     assert snapshot(comet_home) == before
+
+
+def test_the_installed_list_without_click_says_what_click_says(repo: Path, tmp_path: Path) -> None:
+    """A plain `comet memory list` is answered without click (comet_git/entry.py): its
+    output, text and JSON, and its errors are the CLI's own."""
+    remember(repo, "Always run ruff before committing")
+    remember(repo, "Reply in Chinese", "--scope", "global", "--type", "core-profile")
+    for extra in ((), ("--json",)):
+        fast = run_comet("memory", "list", *extra, cwd=repo)
+        slow = invoke("memory", "list", *extra, cwd=repo)
+        assert (fast.exit_code, fast.stdout) == (slow.exit_code, slow.stdout)
+    missing = tmp_path / "nowhere"
+    fast = run_comet("memory", "list", missing, "--json", cwd=repo)
+    slow = invoke("memory", "list", missing, "--json", cwd=repo)
+    assert (fast.exit_code, fast.stdout, fast.stderr) == (1, "", slow.stderr)

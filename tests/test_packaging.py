@@ -131,3 +131,12 @@ def test_the_fast_task_entry_knows_every_option_it_takes() -> None:
     assert parsed is not None
     path, options, as_json = parsed
     assert (str(path), options["task"], options["budget"], as_json) == ("repo", "fix it", 10, True)
+
+
+def test_the_fast_list_entry_takes_only_a_path_and_json() -> None:
+    from comet_git.entry import parse_fast_list
+
+    assert parse_fast_list([]) == (".", False)
+    assert parse_fast_list(["repo", "--json"]) == ("repo", True)
+    for argv in (["--all"], ["--scope", "global"], ["a", "b"], ["--json", "--json"], ["-h"], ["--query=x"]):
+        assert parse_fast_list(argv) is None, argv
