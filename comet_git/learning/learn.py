@@ -54,7 +54,7 @@ class LearnReport:
     def note(
         self,
         source: str,
-        action: str,  # what the delta was: create | update | supersede | forget | noop
+        action: str,  # what the delta was: create | update | noop
         status: str,
         record_id: str | None,
         reason: str,
