@@ -491,19 +491,6 @@ _TASK_WORDS = (
     "schema",
     "dependency bump",
 )
-_OPERATIONS = (
-    "edit",
-    "test",
-    "commit",
-    "review",
-    "refactor",
-    "debug",
-    "release",
-    "docs",
-    "migrate",
-    "deploy",
-)
-_PHASES = ("plan", "build", "verify", "review", "release")
 _SENTENCES = (
     "Always run {tool} before committing changes to {subject}.",
     "Prefer small, focused commits when touching {subject}; the reviewers read them one by one.",
@@ -556,7 +543,7 @@ def _fill(template: str, rng: random.Random) -> str:
 
 
 def _make_record(rng: random.Random, record_id: str, project_key: str | None, now: float) -> object:
-    from comet_git.records.model import Evidence, Record, Selectors
+    from comet_git.records.model import KNOWN_OPERATIONS, KNOWN_PHASES, Evidence, Record, Selectors
 
     is_project = project_key is not None
     roll = rng.random()
@@ -585,8 +572,8 @@ def _make_record(rng: random.Random, record_id: str, project_key: str | None, no
             if is_project and rng.random() < 0.5
             else (),
             tasks=tuple(rng.sample(_TASK_WORDS, rng.randint(1, 2))) if rng.random() < 0.35 else (),
-            operations=tuple(rng.sample(_OPERATIONS, rng.randint(1, 2))) if rng.random() < 0.6 else (),
-            phases=tuple(rng.sample(_PHASES, 1)) if rng.random() < 0.25 else (),
+            operations=tuple(rng.sample(KNOWN_OPERATIONS, rng.randint(1, 2))) if rng.random() < 0.6 else (),
+            phases=tuple(rng.sample(KNOWN_PHASES, 1)) if rng.random() < 0.25 else (),
         )
     explicit = rng.random() < 0.75
     created = now - rng.uniform(3600, 400 * 86400)

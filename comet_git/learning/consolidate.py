@@ -34,7 +34,7 @@ from comet_git.director.text import tokens
 from comet_git.provider import Amend, Query, Remember
 from comet_git.provider.local import LocalProvider
 from comet_git.records import tombstones
-from comet_git.records.model import MAX_EVIDENCE, record_from_json
+from comet_git.records.model import MAX_EVIDENCE, Evidence, Record, record_from_json
 from comet_git.store import ScopeStore
 
 DUPLICATE_SIMILARITY = 0.8
@@ -203,11 +203,17 @@ def _merge(provider: LocalProvider, old: dict[str, Any], change: Remember, *, wh
     """One record out of two near-duplicate guesses: the old id, text and (more specific)
     selectors, both evidences."""
     current = record_from_json(old)
-    evidence = current.evidence + tuple(e for e in change.evidence if e not in current.evidence)
-    result = provider.apply(Amend(current.id, (("evidence", evidence[-MAX_EVIDENCE:]),), why))
+    result = provider.apply(
+        Amend(current.id, (("evidence", joined_evidence(current, change.evidence)),), why)
+    )
     if result.action != "amended":
         return Placement("unchanged", current.id, "the same statement is already remembered")
     return Placement("merged", current.id, why)
+
+
+def joined_evidence(record: Record, more: Sequence[Evidence]) -> tuple[Evidence, ...]:
+    """The record's evidence with the new items it does not have yet, the latest kept."""
+    return (record.evidence + tuple(e for e in more if e not in record.evidence))[-MAX_EVIDENCE:]
 
 
 def supersede(provider: LocalProvider, new_id: str, old_ids: Sequence[str]) -> list[str]:

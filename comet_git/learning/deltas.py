@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from comet_git.errors import CometError, InvalidInputError
-from comet_git.learning.consolidate import place, supersede
+from comet_git.learning.consolidate import joined_evidence, place, supersede
 from comet_git.provider import Amend, Forget, Query, Remember
 from comet_git.provider.local import LocalProvider
 from comet_git.records.model import (
@@ -188,14 +188,12 @@ def _update(
     provider: LocalProvider, index: int, delta: Mapping[str, Any], target: dict[str, Any]
 ) -> DeltaResult:
     current = record_from_json(target)
-    evidence = current.evidence + tuple(e for e in _evidence(delta) if e not in current.evidence)
+    evidence = joined_evidence(current, _evidence(delta))
     wanted = _selectors(delta)
     selectors = Selectors(
         *(getattr(wanted, key) or getattr(current.selectors, key) for key in APPLICABILITY_KEYS)
     )
-    result = provider.apply(
-        Amend(current.id, (("evidence", evidence[-50:]), ("selectors", selectors)), "update")
-    )
+    result = provider.apply(Amend(current.id, (("evidence", evidence), ("selectors", selectors)), "update"))
     status = "applied" if result.action == "amended" else "noop"
     return DeltaResult(
         index, "update", status, current.id, str(delta.get("reason") or "evidence added, selectors narrowed")

@@ -30,7 +30,6 @@ from comet_git.learning.capture import process_signal
 from comet_git.learning.reflectors import CommitReflection, Habit
 from comet_git.provider import Amend, Query, Remember
 from comet_git.provider.local import LocalProvider
-from comet_git.records import tombstones
 from comet_git.records.model import MAX_EVIDENCE, Evidence, Selectors, stable_record_id
 from comet_git.store import ScopeStore, file_lock
 
@@ -248,11 +247,11 @@ def _habit_evidence(habit: Habit) -> tuple[Evidence, ...]:
 def _apply_habit(provider: LocalProvider, store: ScopeStore, habit: Habit, report: LearnReport) -> None:
     record_id = stable_record_id(store.name, habit.key)
     source = f"reflector {habit.key}"
-    existing = _existing(provider, store, record_id)
-    if existing == "forgotten":
+    existing = find_record(provider, record_id)
+    if existing is not None and existing["state"] == "forgotten":
         report.note(source, "create", "noop", record_id, "you forgot this habit: it is not learned again")
         return
-    if isinstance(existing, dict):
+    if existing is not None:
         _refresh_habit(provider, habit, existing, source, report)
         return
     if not report.learning:
@@ -268,14 +267,9 @@ def _apply_habit(provider: LocalProvider, store: ScopeStore, habit: Habit, repor
         authority="inferred",
         evidence=_habit_evidence(habit),
     )
+    # A habit forgotten for good is in no index any more: place() finds its tombstone by id.
     placed = consolidate.place(provider, change, record_id=record_id)
     report.note(source, "create", placed.status, placed.id, f"{placed.reason} ({habit.finding})")
-
-
-def _existing(provider: LocalProvider, store: ScopeStore, record_id: str) -> dict[str, Any] | str | None:
-    if tombstones.read(store, record_id) is not None:
-        return "forgotten"
-    return find_record(provider, record_id)
 
 
 def find_record(provider: LocalProvider, record_id: str) -> dict[str, Any] | None:

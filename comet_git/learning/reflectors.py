@@ -17,7 +17,7 @@ number of distinct directories and branch prefixes, not by the number of commits
 from __future__ import annotations
 
 import re
-from collections import Counter, deque
+from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
@@ -127,14 +127,13 @@ class _Examples:
     """The most recent supporting commits of one habit (bounded)."""
 
     def __init__(self) -> None:
-        self.items: deque[CommitFacts] = deque()
+        self.items: list[CommitFacts] = []
 
     def add(self, facts: CommitFacts) -> None:
         self.items.append(facts)
         # Keep the latest by (time, id): independent of the order the events come in.
         if len(self.items) > EVIDENCE_COMMITS * 4:
-            kept = sorted(self.items, key=lambda f: (f.at, f.commit))[-EVIDENCE_COMMITS:]
-            self.items = deque(kept)
+            self.items = sorted(self.items, key=lambda f: (f.at, f.commit))[-EVIDENCE_COMMITS:]
 
     def latest(self, what: str) -> tuple[Citation, ...]:
         chosen = sorted(self.items, key=lambda f: (f.at, f.commit))[-EVIDENCE_COMMITS:]

@@ -133,10 +133,16 @@ class StoreWriter:
         updated = current.evolve(**change)
         if updated == current:
             return current, False
+        self._write_in_place(path, raw, state, current, updated)
+        return updated, True
+
+    def _write_in_place(
+        self, path: Path, raw: str, state: FileState, current: Record, updated: Record
+    ) -> None:
+        """Bookkeeping over the current version (no history snapshot, no version bump)."""
         written = atomic_write(path, update_record_text(raw, updated), expected=state)
         self._index_file(path, updated, written)
         self.profile_changed(updated, current)
-        return updated, True
 
     def replace_version(
         self, path: Path, raw: str, state: FileState, previous: Record, updated: Record, source: str
@@ -276,9 +282,7 @@ class StoreWriter:
             )
             self.replace_version(path, raw, state, current, retired, "outcomes")
             return retired
-        written = atomic_write(path, update_record_text(raw, updated), expected=state)
-        self._index_file(path, updated, written)
-        self.profile_changed(updated, current)
+        self._write_in_place(path, raw, state, current, updated)
         return updated
 
     # -- rollback -------------------------------------------------------------
