@@ -589,7 +589,7 @@ def memory_apply(path: Path, source: str, as_json: bool) -> None:
 
 @memory.command("retrieve")
 @path_argument
-@click.option("--task", required=True, help="What the task is about.")
+@click.option("--task", help="What the task is about (none: what a session starts with).")
 @request_options
 @json_option
 def memory_retrieve(path: Path, as_json: bool, **options: Any) -> None:
@@ -620,7 +620,9 @@ def memory_explain(path: Path, record_id: str, as_json: bool, **options: Any) ->
 
 @cli.command("task")
 @path_argument
-@click.option("--task", help="What the task is about (start of a task, or a phase change).")
+@click.option(
+    "--task", help="What the task is about (start of a task, or a phase change); none: session start."
+)
 @request_options
 @click.option("--session", help="Never hand the same item twice within this session.")
 @click.option("--expand-context", "expand_id", metavar="ID", help="The full record behind a manifest entry.")
@@ -645,12 +647,12 @@ def task_command(path: Path, as_json: bool, **options: Any) -> None:
         bool(options["expand_id"]),
         bool(options["application"]),
         options["complete"],
-        bool(options["task"]),
+        options["task"] is not None,
     ]
-    if sum(modes) != 1 or (options["task"] and options["outcome"] and not options["complete"]):
+    if sum(modes) > 1 or (options["task"] is not None and options["outcome"] and not options["complete"]):
         raise click.UsageError(
-            "give exactly one of --task TEXT, --expand-context ID,"
-            " --application AID --outcome OUTCOME, --complete"
+            "give at most one of --task TEXT, --expand-context ID,"
+            " --application AID --outcome OUTCOME, --complete (none: the session-start context)"
         )
     if options["expand_id"]:
         run(as_json, lambda: task.expand(path, options["expand_id"]))

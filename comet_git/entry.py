@@ -1,6 +1,6 @@
 """The `comet` console script.
 
-`comet task --task ...` is the agent's hot path: an agent calls it at every task and
+`comet task [--task ...]` is the agent's hot path: an agent calls it at every task and
 phase change.  It is parsed here, without importing click (about 30 ms of a ~60 ms
 start), whenever its arguments are the plain ones below; anything else (another
 command, --help, an unknown or malformed option) goes to the click CLI, which also
@@ -34,7 +34,7 @@ INTEGER_OPTIONS = ("budget", "max_entries")
 
 def parse_fast_task(argv: list[str]) -> tuple[str, dict[str, object], bool] | None:
     """(PATH, options, --json) for a plain `comet task` call, or None to let click decide."""
-    options: dict[str, object] = {"budget": 6000, "max_entries": 12}
+    options: dict[str, object] = {"task": "", "budget": 6000, "max_entries": 12}
     seen: set[str] = set()
     path: str | None = None
     as_json = False
@@ -55,8 +55,6 @@ def parse_fast_task(argv: list[str]) -> tuple[str, dict[str, object], bool] | No
             path = item
         else:
             return None
-    if "--task" not in seen:
-        return None
     for key in INTEGER_OPTIONS:
         given = options[key]
         if isinstance(given, str):

@@ -20,7 +20,7 @@ from comet_git.errors import StoreError
 from comet_git.records.model import Record
 from comet_git.store import FILE_MODE, FileState, ensure_dir, file_lock, fsync_dir
 
-SCHEMA_VERSION = 14  # 14: floating path patterns (**/src/...) anchored by their first folder
+SCHEMA_VERSION = 15  # 15: stemmed terms with concepts (vocabulary.txt); standing rules indexed
 BUSY_TIMEOUT_MS = 15_000
 
 # Forced off by tests to exercise the plain fallback.
@@ -63,6 +63,12 @@ CREATE INDEX IF NOT EXISTS records_rules ON records(
     updated_jd, outcomes, text_length, manifest_length)
     WHERE memory_type != 'core-profile' AND sel_paths = '' AND tasks = ''
     AND (sel_operations != '' OR sel_phases != '') AND state = 'live' AND lifecycle != 'superseded';
+-- The proven rules with no path or keyword selector, which stand for the whole project.
+CREATE INDEX IF NOT EXISTS records_standing ON records(
+    store, memory_type, sel_paths, tasks, state, lifecycle, authority, sel_operations, sel_phases, id, scope,
+    updated_jd, outcomes, text_length, manifest_length)
+    WHERE memory_type != 'core-profile' AND sel_paths = '' AND tasks = '' AND state = 'live'
+    AND lifecycle = 'proven';
 CREATE TABLE IF NOT EXISTS invalid(
     store TEXT NOT NULL, name TEXT NOT NULL, line INTEGER, error TEXT NOT NULL,
     PRIMARY KEY(store, name));

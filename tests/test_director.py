@@ -285,16 +285,53 @@ def test_operations_and_phases_compare_case_insensitively(repo: Path) -> None:
     assert ids(task(repo, "anything at all", "--operation", "Schema-Change")) == [custom]
 
 
-def test_a_positive_match_is_required_except_for_core_profile(repo: Path) -> None:
-    unrelated = remember(repo, "Prefer tea over coffee in the mornings.")
+def test_a_positive_match_is_required_except_for_core_profile_and_standing_rules(repo: Path) -> None:
+    keyworded = remember(repo, "Prefer tea over coffee in the mornings.", "--task", "tea")
+    guess = apply(repo, inferred("Brew green tea at 80 degrees."))[0]["id"]
     core = remember(repo, "I am a backend engineer who reads Go and Python.", "--type", "core-profile")
     data = task(repo, "fix the parser crash")
     assert ids(data) == [core]
     assert data["context"][0]["text"] == "I am a backend engineer who reads Go and Python."
-    assert unrelated in ids(task(repo, "which tea in the mornings"))  # its text is relevant here
-    diagnosis = explain(repo, unrelated, "fix the parser crash")
+    assert keyworded in ids(task(repo, "which tea in the mornings"))  # its keyword is mentioned here
+    diagnosis = explain(repo, keyworded, "fix the parser crash")
     assert diagnosis["delivered"] is None
     assert any(c["check"] == "task" and c["result"] == "fail" for c in diagnosis["checks"])
+    assert guess not in ids(data)  # a guess with no selector stands for nothing
+
+
+def test_an_explicit_rule_without_selectors_stands_for_the_whole_project(repo: Path) -> None:
+    """SPEC §8: it matches "current project", below every direct match."""
+    standing = remember(repo, "From now on we use uv for every Python dependency in this repo.")
+    direct = remember(repo, "Parser errors carry the line and column.", "--task", "parser")
+    data = task(repo, "fix the parser crash")
+    assert ids(data) == [direct, standing]
+    assert "a standing rule of this project" in item(data, standing)["whyApplied"]
+    assert standing in ids(task(repo, "rename the settings page"))
+
+
+def test_an_operation_match_counts_even_when_the_keywords_differ(repo: Path) -> None:
+    review = remember(repo, "Comment in the pull request, never in chat.", "--task", "pull request",
+                      "--operation", "review")  # fmt: skip
+    data = task(repo, "comment on the changes to the search hook", "--operation", "review")
+    assert review in ids(data)
+    assert "operation is review" in item(data, review)["whyApplied"]
+    assert review not in ids(task(repo, "comment on the changes to the search hook", "--operation", "edit"))
+
+
+def test_word_forms_abbreviations_and_joined_words_match(repo: Path) -> None:
+    docs = remember(repo, "Options get an example in the docs.", "--task", "documentation")
+    setup = remember(repo, "The runner image is built with make image.", "--task", "setup")
+    deploy = remember(repo, "Deployments go out on Tuesdays only.", "--task", "deployment")
+    auth = remember(repo, "Auth changes need a second reviewer.", "--task", "auth")
+    assert docs in ids(task(repo, "describe the documented options"))
+    assert setup in ids(task(repo, "set up the CI runner"))
+    assert deploy in ids(task(repo, "while deploying the proxy"))
+    assert auth in ids(task(repo, "Modify the authentication module"))
+
+
+def test_chinese_terms_reach_english_rules(repo: Path) -> None:
+    migration = remember(repo, "Every schema migration is reversible.", "--task", "migration")
+    assert migration in ids(task(repo, "给 orders 表加一列"))
 
 
 # -- ranking ------------------------------------------------------------------------------
@@ -683,10 +720,9 @@ def test_text_output_for_agents(repo: Path) -> None:
     assert "No remembered preference applies" in ok(invoke("task", "--task", "gardening", cwd=repo)).stdout
 
 
-def test_exactly_one_mode_is_required(repo: Path) -> None:
+def test_at_most_one_mode_is_given(repo: Path) -> None:
     record = remember(repo, "Auth helpers stay pure functions.")
     for args in (
-        (),
         ("--task", "x", "--expand-context", record),
         ("--task", "x", "--complete", "--summary", "s", "--outcome", "success"),
         ("--expand-context", record, "--application", "ap-1", "--outcome", "ignored"),
@@ -698,7 +734,28 @@ def test_exactly_one_mode_is_required(repo: Path) -> None:
         result = invoke("task", *args, cwd=repo)
         assert result.exit_code == 2, (args, result.stdout, result.stderr)
     assert events(repo, "context.applied") == [] and events(repo, "task.completed") == []
-    assert invoke("memory", "retrieve", cwd=repo).exit_code == 2  # --task is required there
+
+
+def test_no_task_text_is_the_session_start_request(repo: Path) -> None:
+    """SPEC §8 session start: the core profile, the project's standing rules in full, then the
+    most used other rules as manifest entries; nothing that only a task would pull in."""
+    core = remember(repo, "Reply to me in English.", "--type", "core-profile", "--scope", "global")
+    lint = remember(repo, "Always run make lint before committing.", "--operation", "commit")
+    uv = remember(repo, "We use uv for every Python dependency in this repo.")
+    parser = remember(repo, "Parser errors carry the line and column.", "--task", "parser")
+    session_words = remember(repo, "Session cookies are HttpOnly.", "--task", "session")
+    data = ok(invoke("task", "--json", cwd=repo)).json()
+    assert data["request"]["kind"] == "session-start" and data["request"]["task"] is None
+    assert [i["id"] for i in data["context"]] == [core, uv, lint] or [i["id"] for i in data["context"]] == [
+        core, lint, uv
+    ]  # fmt: skip
+    assert parser not in ids(data) and session_words not in ids(data)
+    used = ok(invoke("task", "--task", "fix the parser", "--json", cwd=repo)).json()
+    application = item(used, parser)["applicationId"]
+    ok(invoke("task", "--application", application, "--outcome", "used-successfully", cwd=repo))
+    again = ok(invoke("memory", "retrieve", "--json", cwd=repo)).json()
+    assert parser in [entry["id"] for entry in again["manifest"]]
+    assert "often used in this project" in item(again, parser)["whyApplied"]
 
 
 def test_a_path_not_created_yet_is_relative_to_the_current_directory(repo: Path) -> None:

@@ -125,7 +125,11 @@ def test_the_fast_task_entry_knows_every_option_it_takes() -> None:
     assert set(FAST_TASK_OPTIONS) <= value_options
     for flag in ("--complete", "--help", "-h", "--unknown"):
         assert parse_fast_task(["--task", "x", flag]) is None
-    assert parse_fast_task(["--path", "src"]) is None  # no --task: click explains
+    assert parse_fast_task(["--path", "src"]) == (
+        ".",
+        {"task": "", "budget": 6000, "max_entries": 12, "request_path": "src"},
+        False,
+    )  # no --task: session start
     assert parse_fast_task(["--task", "x", "--context-budget", "abc"]) is None
     parsed = parse_fast_task(["repo", "--task=fix it", "--context-budget", "10", "--json"])
     assert parsed is not None

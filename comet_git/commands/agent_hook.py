@@ -32,7 +32,7 @@ from comet_git.agents.hooks import (
 from comet_git.commands import Output
 
 DEFAULT_TIMEOUT = 1.0
-GENERIC_TASK = "start of a coding session"
+SESSION_START = ""  # no task text: the director's session-start request
 
 
 def answer(
@@ -95,7 +95,7 @@ def _handle(event: HookEvent) -> str:
     if event.kind == START:
         # After /clear or a compaction the agent has lost what it was given: deliver again.
         session = None if event.source in ("clear", "compact") else event.session
-        return _context(ws, GENERIC_TASK, session=session)
+        return _context(ws, SESSION_START, session=session)
     if event.kind == PROMPT:
         note = _capture(ws, event.prompt or "")
         if not ws.setting("memory.retrieval").value:

@@ -34,25 +34,16 @@ def context(path: Path, options: dict[str, Any], *, record_applications: bool) -
     except Exception as error:  # the retrieval boundary of SPEC §13: logged, never raised
         with contextlib.suppress(Exception):
             log_failure(Home.from_environment().diagnostics_log, "task retrieval", error, path=str(path))
-        data = {
-            "schema": service.TASK_SCHEMA,
-            "project": {"key": None},
-            "request": {
-                "task": options["task"],
-                "path": options.get("request_path"),
-                "operation": options.get("operation"),
-                "phase": options.get("phase"),
-                "session": options.get("session"),
-                "contextBudget": options.get("budget", 6000),
-                "maxEntries": options.get("max_entries", 12),
-            },
-            "context": [],
-            "manifest": [],
-            "budget": {"limit": options.get("budget", 6000), "used": 0},
-            "omitted": {"count": 0, "reasons": {}, "hint": None},
-            "retrieval": "failed",
-            "diagnostics": [f"{type(error).__name__}: {error}"],
-        }
+        request = TaskRequest(
+            options["task"] or "",
+            options.get("request_path"),
+            operation=options.get("operation"),
+            phase=options.get("phase"),
+            budget=options.get("budget", 6000),
+            max_entries=options.get("max_entries", 12),
+            session=options.get("session"),
+        )
+        data = service.empty_answer(None, request, "failed", [f"{type(error).__name__}: {error}"])
         return Output(data, service.render_text(data))
     data = service.task_context(ws, _request(ws, options), record_applications=record_applications)
     return Output(data, lambda: service.render_text(data))

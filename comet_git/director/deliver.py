@@ -24,6 +24,12 @@ if TYPE_CHECKING:  # select.py imports this module: no import cycle at run time
 
 DIRECT_POLICIES = 3  # proven policies delivered in full, beyond the core profile
 
+# Tiers: what kind of match a candidate has (select.py).  Candidates rank by tier, then score.
+DIRECT = 3  # a path, a keyword, relevant text, or an operation/phase on a rule that fires on it alone
+SELECTED = 2  # an operation or phase selector matched, on a rule whose keywords the task does not name
+STANDING = 1  # a proven rule with no narrowing selector: "current project"
+USED = 0  # at session start: any other rule that was applied successfully before
+
 
 class Plan:
     """Where the candidates go: (candidate, in full?) in delivery order, and what is left out."""
@@ -60,29 +66,48 @@ def plan(candidates: list[Candidate], already_given: int, request: TaskRequest) 
         planned.omitted["already given in this session"] = already_given
     core = [c for c in candidates if c.memory_type == "core-profile"]
     others = [c for c in candidates if c.memory_type != "core-profile"]
-    # The core profile goes first, whatever the scores; when it cannot all fit, the shorter
-    # records go in full before a long one crowds them out.
-    fits_whole = sum(c.text_length for c in core) <= request.budget
-    for candidate in core if fits_whole else sorted(core, key=lambda c: c.text_length):
-        if not _add_context(planned, candidate, request.budget):
-            _offer_manifest(planned, candidate, request)
-    direct_left = DIRECT_POLICIES
+    # Under budget pressure the best direct matches must not vanish behind core items that do
+    # not concern the request: room for their manifest entries is kept before the core profile
+    # takes the rest, and core items that did not fit in full become manifest entries last.
+    direct = [c for c in others if c.reached and c.strong][:DIRECT_POLICIES]
+    reserve = sum(c.manifest_length for c in direct if c.manifest_length <= request.budget)
+    if sum(c.text_length for c in core) + reserve <= request.budget:
+        order, reserve = core, 0
+    else:  # the core items that concern the request first, then the shorter ones
+        order = sorted(core, key=lambda c: (not c.strong, c.text_length))
+    deferred = [c for c in order if not _add_context(planned, c, request.budget - reserve)]
+    in_full_left = request.max_entries if request.session_start else DIRECT_POLICIES
     for candidate in others:
         if not candidate.reached:  # ranked too low to be considered: beyond anything that could fit
             full = planned.manifest_size >= request.max_entries
             planned.omit("beyond --max-entries" if full else "over the character budget")
             continue
-        direct = (
-            direct_left > 0
-            and candidate.memory_type == "collaboration-policy"
-            and candidate.lifecycle == "proven"
-            and candidate.strong
-        )
-        if direct and _add_context(planned, candidate, request.budget):
-            direct_left -= 1
+        if candidate in direct:
+            reserve -= candidate.manifest_length
+        # In full only with room left for the manifest entries of the direct matches to come.
+        if (
+            in_full_left > 0
+            and _in_full(candidate, request)
+            and _add_context(planned, candidate, request.budget - max(reserve, 0))
+        ):
+            in_full_left -= 1
             continue
         _offer_manifest(planned, candidate, request)
+    for candidate in deferred:
+        _offer_manifest(planned, candidate, request)
     return planned
+
+
+def _in_full(candidate: Candidate, request: TaskRequest) -> bool:
+    """Delivered in full, budget allowing: a directly matching proven policy; at session start,
+    the project's standing rules."""
+    if request.session_start:
+        return candidate.tier == STANDING and candidate.scope == "project"
+    return (
+        candidate.memory_type == "collaboration-policy"
+        and candidate.lifecycle == "proven"
+        and candidate.strong
+    )
 
 
 def _offer_manifest(planned: Plan, candidate: Candidate, request: TaskRequest) -> None:

@@ -35,10 +35,10 @@ from collections.abc import Callable
 from operator import attrgetter
 from typing import Any, NamedTuple
 
-from comet_git.director.deliver import DIRECT_POLICIES, Plan, plan
+from comet_git.director.deliver import DIRECT, DIRECT_POLICIES, SELECTED, STANDING, USED, Plan, plan
 from comet_git.director.paths import match as path_match
 from comet_git.director.paths import request_keys
-from comet_git.director.text import TaskText, bm25_scores, fts_query, mentions, tokens
+from comet_git.director.text import Slot, TaskText, bm25_scores, coverage, fts_query, mentions, unique_slots
 
 LEXICAL_FLOOR = 0.2  # relevance below this is noise
 STRONG_RELEVANCE = 0.5  # relevance from which text alone counts as a direct match
@@ -55,9 +55,15 @@ class TaskRequest(NamedTuple):
     session: str | None = None
     already_given: frozenset[str] = frozenset()  # by earlier calls of the same session
 
+    @property
+    def session_start(self) -> bool:
+        """No task text: what an agent should know from the first moment of a session."""
+        return not self.task.strip()
+
     def to_json(self) -> dict[str, Any]:
         return {
-            "task": self.task,
+            "task": self.task or None,
+            "kind": "session-start" if self.session_start else "task",
             "path": self.path,
             "operation": self.operation,
             "phase": self.phase,
@@ -72,8 +78,8 @@ class Candidate:
     and text are read afterwards, for the candidates the plan delivers."""
 
     __slots__ = (
-        "id", "lifecycle", "manifest_length", "memory_type", "reached", "rowid", "score", "strong",
-        "summary", "text", "text_length", "title", "why",
+        "id", "lifecycle", "manifest_length", "memory_type", "reached", "rowid", "scope", "score", "strong",
+        "summary", "text", "text_length", "tier", "title", "why",
     )  # fmt: skip
 
     def __init__(
@@ -87,6 +93,8 @@ class Candidate:
         score: float,
         why: list[str],
         strong: bool,  # a selector or keyword matched, or the text is clearly relevant
+        tier: int,  # DIRECT, SELECTED, STANDING or USED: ranks before the score
+        scope: str,
     ) -> None:
         self.id = id
         self.rowid = rowid
@@ -97,6 +105,8 @@ class Candidate:
         self.score = score
         self.why = why
         self.strong = strong
+        self.tier = tier
+        self.scope = scope
         self.reached = True  # ranked high enough for delivery to consider it
         self.title = self.summary = self.text = ""
 
@@ -174,9 +184,10 @@ def select(
         ranked[row[_ROWID]] = (row[0], ranker.rank(row, relevance.get(row[_ROWID], 0.0)))
     chosen = [outcome for _, outcome in ranked.values() if isinstance(outcome, Candidate)]
     excluded = {record_id: outcome for record_id, outcome in ranked.values() if isinstance(outcome, str)}
-    # Best first; equal scores by id (two stable sorts: faster than a key of tuples).
+    # Best first: by tier, then score; equal scores by id (stable sorts: faster than a key of tuples).
     chosen.sort(key=attrgetter("id"))
     chosen.sort(key=attrgetter("score"), reverse=True)
+    chosen.sort(key=attrgetter("tier"), reverse=True)
     given = [c for c in chosen if c.id in request.already_given]
     chosen = [c for c in chosen if c.id not in request.already_given]
     if not everything:
@@ -199,6 +210,7 @@ class _Ranker:
         self.operation = (request.operation or "").lower()
         self.phase = (request.phase or "").lower()
         self.now = now  # the Julian day
+        self.session_start = request.session_start
 
     def rank(self, row: tuple[Any, ...], relevant: float) -> Candidate | str:
         """The candidate a row makes, or why it is excluded; `relevant` is its text relevance."""
@@ -216,33 +228,46 @@ class _Ranker:
             why.append(f"path matches {matched}")
             matches += 3.0 + min(0.25 * matched.strip("/").count("/"), 1.0)
             strong = True
-        fired = False
+        selected = False  # an operation or phase selector matched
         operation, phase = self.operation, self.phase
         if operations and operation:
             if f",{operation}," not in operations:
                 return f"operation {operation} is not in its operations selector"
             why.append(f"operation is {operation}")
-            matches += 2.0 if only_operations else 0.5
-            fired = only_operations
+            matches += 2.0 if only_operations else 1.0
+            selected = True
         if phases and phase:
             if f",{phase}," not in phases:
                 return f"phase {phase} is not in its phases selector"
             why.append(f"phase is {phase}")
-            matches += 1.0 if only_operations else 0.25
-            fired = fired or only_operations
-        keywords = mentions(self.task, tasks.split("\n")) if tasks else []
-        if keywords:
-            why.append("task mentions " + ", ".join(keywords[:3]))
-            matches += min(2.0 * len(keywords), 4.0)
+            matches += 1.0 if only_operations else 0.5
+            selected = True
+        fired = selected and only_operations
+        said, meant = mentions(self.task, tasks.split("\n")) if tasks else ([], [])
+        if said:
+            why.append("task mentions " + ", ".join(said[:3]))
+            matches += min(2.0 * len(said), 4.0)
+            strong = True
+        elif meant:
+            why.append("task is about " + ", ".join(meant[:3]))
+            matches += min(1.5 * len(meant), 3.0)
             strong = True
         if relevant >= LEXICAL_FLOOR:
             matches += 4.0 * min(relevant, 1.0)
-            if not keywords:
+            if not said and not meant:
                 why.append("task text is relevant" + (" (strongly)" if relevant >= STRONG_RELEVANCE else ""))
             strong = strong or relevant >= STRONG_RELEVANCE
-        positive = strong or fired or relevant >= LEXICAL_FLOOR
-        if not positive and memory_type != "core-profile":
+        direct = strong or fired or relevant >= LEXICAL_FLOOR
+        standing = self.standing(paths, tasks, operations, phases)
+        tier = self.tier(direct, selected, memory_type, authority, lifecycle, standing, outcomes)
+        if tier is None:
             return "nothing in the request matches it (no selector, keyword or relevant text)"
+        if tier == STANDING and memory_type != "core-profile":
+            why.append(
+                "a standing rule of this project" if scope == "project" else "a standing rule of yours"
+            )
+        elif tier == USED:
+            why.append("often used in this project")
         if authority == "explicit":
             why.append("explicitly set by you")
         # Authority, lifecycle and scope order records that match alike; they do not
@@ -257,8 +282,50 @@ class _Ranker:
         )
         strong = strong or fired
         return Candidate(
-            record_id, rowid, memory_type, lifecycle, text_length, manifest_length, score, why, strong
+            record_id,
+            rowid,
+            memory_type,
+            lifecycle,
+            text_length,
+            manifest_length,
+            score,
+            why,
+            strong,
+            tier,
+            scope,
         )
+
+    def standing(self, paths: str, tasks: str, operations: str, phases: str) -> bool:
+        """A rule with no narrowing selector: it matches the current project (or, when it is
+        global, your memory) whatever the request.  At session start, where the request gives
+        no operation or phase, a rule that waits only for one stands too."""
+        if paths or tasks:
+            return False
+        return self.session_start or (not operations and not phases)
+
+    def tier(
+        self,
+        direct: bool,
+        selected: bool,
+        memory_type: str,
+        authority: str,
+        lifecycle: str,
+        standing: bool,
+        outcomes: str,
+    ) -> int | None:
+        """What kind of match a candidate has (None: none at all)."""
+        if direct:
+            return DIRECT
+        if selected:
+            return SELECTED
+        if memory_type == "core-profile":
+            return STANDING
+        policy = memory_type == "collaboration-policy"
+        if policy and standing and lifecycle == "proven" and (authority == "explicit" or self.session_start):
+            return STANDING
+        if self.session_start and outcomes and not outcomes.startswith("0 "):
+            return USED
+        return None
 
 
 def _hits(relevance: dict[int, float], keyword_hits: list[int]) -> list[int]:
@@ -326,6 +393,37 @@ def _rows(
                 f" AND (sel_operations != '' OR sel_phases != '') AND {conditions} AND ({fires})"
             )
             params += stores + keys + keys
+            # Rules with keywords (or, when the request names no path, paths) whose operation
+            # or phase selector matched: they rank below every direct match, so only the best
+            # few, by what orders them (explicit, proven, project, recent), can be delivered.
+            unanchored = "" if request.path is None else " AND sel_paths = ''"
+            selects.append(
+                f"SELECT * FROM (SELECT {_COLUMNS} FROM records WHERE memory_type != 'core-profile'"
+                f" AND (tasks != '' OR sel_paths != ''){unanchored} AND {conditions} AND ({fires})"
+                " ORDER BY (authority = 'explicit') + (lifecycle = 'proven') + 0.5 * (scope = 'project')"
+                " DESC, updated_jd DESC LIMIT ?)"
+            )
+            params += [*stores, *keys, *keys, request.max_entries + DETAIL_SLACK]
+        # Standing rules: proven, with no path or keyword selector (explicit ones with no
+        # selector at all match every request; at session start, any such rule does).
+        narrow = (
+            ""
+            if request.session_start
+            else " AND authority = 'explicit' AND sel_operations = '' AND sel_phases = ''"
+        )
+        selects.append(
+            f"SELECT {_COLUMNS} FROM records INDEXED BY records_standing WHERE memory_type != 'core-profile'"
+            f" AND sel_paths = '' AND tasks = '' AND lifecycle = 'proven' AND {conditions}{narrow}"
+        )
+        params += stores + keys
+        if request.session_start:
+            # The rules used successfully before (ranked after the standing ones).
+            selects.append(
+                f"SELECT * FROM (SELECT {_COLUMNS} FROM records WHERE memory_type != 'core-profile'"
+                f" AND outcomes != '' AND outcomes NOT LIKE '0 %' AND {conditions}"
+                " ORDER BY CAST(outcomes AS INTEGER) DESC LIMIT ?)"
+            )
+            params += [*stores, *keys, request.max_entries + DETAIL_SLACK]
     return list(connection.execute(" UNION ALL ".join(selects), params).fetchall())
 
 
@@ -411,27 +509,28 @@ LEXICAL_TOP = 400  # the best BM25 matches considered; a listing never shows mor
 def _lexical(connection: Any, task: str, has_fts: bool) -> dict[int, float]:
     """rowid -> relevance of a record's text to the task text, in 0..1.
 
-    Relevance is coverage (the share of the task's information, idf-weighted, that the
-    record's text contains) times the record's BM25 relative to the best one (between
-    0.5 and 1): one shared filler word covers little of a task, however well it scores.
-    With FTS5 only the LEXICAL_TOP best BM25 matches are weighed, so the cost does not
-    grow with the number of records that share a common word with the task."""
-    wanted = list(dict.fromkeys(tokens(task)))
+    Relevance is coverage (the share of the task's words, idf-weighted, that the record's
+    text contains, a word found only through its concept counting a little less) times the
+    record's BM25 relative to the best one (between 0.5 and 1): one shared filler word covers
+    little of a task, however well it scores.  With FTS5 only the LEXICAL_TOP best BM25
+    matches are weighed, so the cost does not grow with the number of records that share a
+    common word with the task."""
+    wanted = unique_slots(task)
     if not wanted:
         return {}
     if not has_fts:
         return _lexical_without_fts(connection, task, wanted)
     total = connection.execute("SELECT count(*) FROM records").fetchone()[0]  # counted from an index
+    every = list(dict.fromkeys(t for slot in wanted for t in (slot.token, *slot.concepts)))
     frequency = dict(
         connection.execute(
             "SELECT term, doc FROM records_vocab"
             " WHERE col = 'terms' AND term IN (SELECT value FROM json_each(?))",
-            [json.dumps(wanted)],
+            [json.dumps(every)],
         ).fetchall()
     )
     idf = {token: math.log(1 + (total - df + 0.5) / (df + 0.5)) for token, df in frequency.items() if df}
-    weight = sum(idf.values())
-    if not weight:
+    if not idf:
         return {}
     best = connection.execute(
         "SELECT rowid, -bm25(records_fts, 0, 0, 0, 0, 1.0) AS score FROM records_fts"
@@ -449,40 +548,35 @@ def _lexical(connection: Any, task: str, has_fts: bool) -> dict[int, float]:
     )
     # The terms are single-spaced tokens: " token " in " terms " says whether one is there,
     # a few times faster than splitting every record's terms into a set.
-    needles = [(f" {token} ", value) for token, value in idf.items()]
-    relevance = {}
-    for rowid, score in best:
-        present = f" {terms.get(rowid, '')} "
-        covered = sum(value for needle, value in needles if needle in present)
-        relevance[rowid] = (covered / weight) * (0.5 + 0.5 * score / top)
-    return relevance
+    return {
+        rowid: coverage(wanted, idf, f" {terms.get(rowid, '')} ") * (0.5 + 0.5 * score / top)
+        for rowid, score in best
+    }
 
 
-def _lexical_without_fts(connection: Any, task: str, wanted: list[str]) -> dict[int, float]:
-    total, postings = _postings(connection, wanted)
+def _lexical_without_fts(connection: Any, task: str, wanted: list[Slot]) -> dict[int, float]:
+    every = list(dict.fromkeys(t for slot in wanted for t in (slot.token, *slot.concepts)))
+    total, postings = _postings(connection, every)
     idf = {
         token: math.log(1 + (total - len(rows) + 0.5) / (len(rows) + 0.5))
         for token, rows in postings.items()
         if rows
     }
-    weight = sum(idf.values())
-    if not weight:
+    if not idf:
         return {}
-    covered: dict[int, float] = {}
-    for token, rows in postings.items():
-        for rowid in rows:
-            covered[rowid] = covered.get(rowid, 0.0) + idf.get(token, 0.0)
+    found = {rowid for rows in postings.values() for rowid in rows}
     documents = dict(
         connection.execute(
-            f"SELECT record, terms FROM record_texts WHERE record IN ({', '.join('?' for _ in covered)})",
-            list(covered),
+            f"SELECT record, terms FROM record_texts WHERE record IN ({', '.join('?' for _ in found)})",
+            list(found),
         ).fetchall()
     )
     bm25 = {int(key): value for key, value in bm25_scores(task, documents).items()}
     best = max(bm25.values(), default=0.0) or 1.0
     return {
-        rowid: (value / weight) * (0.5 + 0.5 * bm25.get(rowid, 0.0) / best)
-        for rowid, value in covered.items()
+        rowid: coverage(wanted, idf, f" {documents.get(rowid, '')} ")
+        * (0.5 + 0.5 * bm25.get(rowid, 0.0) / best)
+        for rowid in found
     }
 
 

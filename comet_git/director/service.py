@@ -71,10 +71,13 @@ def _repository_path(ws: Workspace, path: str) -> tuple[str, bool]:
     return normalize_request_path(candidate.relative_to(root).as_posix()), path.endswith("/")
 
 
-def _empty(ws: Workspace, request: TaskRequest, retrieval: str, diagnostics: list[str]) -> dict[str, Any]:
+def empty_answer(
+    project_key: str | None, request: TaskRequest, retrieval: str, diagnostics: list[str]
+) -> dict[str, Any]:
+    """The answer that delivers nothing: retrieval disabled, or failed."""
     return {
         "schema": TASK_SCHEMA,
-        "project": {"key": ws.project_key},
+        "project": {"key": project_key},
         "request": request.to_json(),
         "context": [],
         "manifest": [],
@@ -89,7 +92,9 @@ def task_context(ws: Workspace, request: TaskRequest, *, record_applications: bo
     """The context for `request`; with `record_applications`, the delivery is journaled."""
     try:
         if not ws.setting("memory.retrieval").value:
-            return _empty(ws, request, "disabled", ["memory.retrieval is off: no memory is delivered"])
+            return empty_answer(
+                ws.project_key, request, "disabled", ["memory.retrieval is off: no memory is delivered"]
+            )
         if record_applications and request.session:
             request = request._replace(already_given=frozenset(_session_given(ws, request.session)))
         delivery = deliver(_select(ws, request), request)
@@ -98,8 +103,11 @@ def task_context(ws: Workspace, request: TaskRequest, *, record_applications: bo
             _session_remember(ws, request.session, delivery)
     except Exception as error:  # the agent's workflow is never blocked (SPEC §13)
         log_failure(ws.home.diagnostics_log, "task retrieval", error, task=request.task)
-        return _empty(
-            ws, request, "failed", [f"{type(error).__name__}: {error}", f"see {ws.home.diagnostics_log}"]
+        return empty_answer(
+            ws.project_key,
+            request,
+            "failed",
+            [f"{type(error).__name__}: {error}", f"see {ws.home.diagnostics_log}"],
         )
     return _output(ws, request, delivery)
 
@@ -112,12 +120,6 @@ def _select(ws: Workspace, request: TaskRequest, *, every_row: bool = False) -> 
 
 def _output(ws: Workspace, request: TaskRequest, delivery: Delivery) -> dict[str, Any]:
     left_out = sum(delivery.omitted.values())
-    hint = None
-    if left_out:
-        hint = (
-            f'comet memory retrieve --task "{request.task}" --context-budget {max(request.budget * 4, 20000)}'
-            " --max-entries 50 shows them"
-        )
     return {
         "schema": TASK_SCHEMA,
         "project": {"key": ws.project_key},
@@ -125,10 +127,32 @@ def _output(ws: Workspace, request: TaskRequest, delivery: Delivery) -> dict[str
         "context": delivery.context,
         "manifest": delivery.manifest,
         "budget": {"limit": request.budget, "used": delivery.used},
-        "omitted": {"count": left_out, "reasons": delivery.omitted, "hint": hint},
+        "omitted": {
+            "count": left_out,
+            "reasons": delivery.omitted,
+            "hint": _hint(request) if left_out else None,
+        },
         "retrieval": "enabled",
         "diagnostics": [],
     }
+
+
+def _hint(request: TaskRequest) -> str:
+    """The command that shows what was left out: the same request, with room for everything."""
+    import shlex  # only when something was left out
+
+    words = ["comet", "memory", "retrieve"]
+    if request.task:
+        words += ["--task", request.task]
+    for flag, value in (
+        ("--path", request.path),
+        ("--operation", request.operation),
+        ("--phase", request.phase),
+    ):
+        if value is not None:
+            words += [flag, value]
+    words += ["--context-budget", str(max(request.budget * 4, 20000)), "--max-entries", "50"]
+    return shlex.join(words) + " shows them"
 
 
 # -- journaling and sessions ---------------------------------------------------------
@@ -463,5 +487,11 @@ def render_text(data: dict[str, Any]) -> str:
         reasons = ", ".join(f"{reason}: {count}" for reason, count in omitted["reasons"].items())
         lines += ["", f"{omitted['count']} more left out ({reasons}); {omitted['hint']}"]
     if not data["context"] and not data["manifest"]:
-        lines += ["", "No remembered preference applies to this task."]
+        if omitted["count"]:
+            lines += [
+                "",
+                "Remembered preferences apply, but none was delivered: see above why, and how to see them.",
+            ]
+        else:
+            lines += ["", "No remembered preference applies to this task."]
     return "\n".join(lines) + "\n"

@@ -1,10 +1,13 @@
 """Lexical relevance: one tokenizer for records and task texts, English and Chinese.
 
-English words are lowercased, lightly stemmed and stripped of stopwords; runs of
-Chinese (or Japanese) characters, which have no spaces, become overlapping
-character bigrams.  Records are tokenized once, when indexed; the `terms`
-column of the full-text index holds the tokens, so FTS5's BM25 ranks them, and
-`bm25_scores` does the same in Python where the sqlite build has no FTS5.
+English words are lowercased, stemmed with the Snowball English stemmer (PyStemmer) and
+stripped of stopwords; adjacent words are also read joined when the joined word is known
+("set up" is "setup").  Runs of Chinese (or Japanese) characters, which have no spaces,
+become overlapping character bigrams.  Words that name a concept of software work
+(vocabulary.txt) also carry that concept's token, in records and tasks alike, so that
+"package" meets "dependency" and "部署" meets "deploy".  Records are tokenized once, when
+indexed; the `terms` column of the full-text index holds the tokens, so FTS5's BM25 ranks
+them, and `bm25_scores` does the same in Python where the sqlite build has no FTS5.
 """
 
 from __future__ import annotations
@@ -13,7 +16,11 @@ import functools
 import math
 import re
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
+from pathlib import Path
+from typing import NamedTuple
+
+import Stemmer
 
 # Words and runs of CJK characters.  Compiling the CJK ranges takes about 1.5 ms, so this one
 # is left to re (compiled on first use, then cached) and an ASCII text, the usual task, only
@@ -28,60 +35,87 @@ _STOPWORD_TEXT = """
     please let make sure need needs want fix add write new one update change get set
 """
 STOPWORDS = frozenset(_STOPWORD_TEXT.split())
+CONCEPT_WEIGHT = 0.8  # a word matched through its concept counts this much of the word itself
+
+_stem = Stemmer.Stemmer("english").stemWord
 
 
-# Everyday development words in Chinese and English, so that a Chinese task finds an English
-# record and the other way round: each Chinese term also yields its English token.
-GLOSSARY = {
-    "缓存": "cache", "测试": "test", "提交": "commit", "部署": "deploy", "发布": "release",
-    "日期": "date", "时间": "time", "时区": "timezone", "镜像": "image", "容器": "container",
-    "日志": "log", "迁移": "migration", "评审": "review", "审查": "review", "文档": "doc",
-    "并发": "concurrent", "异步": "async", "请求": "request", "接口": "api", "数据库": "database",
-    "查询": "query", "脚本": "script", "样式": "style", "重构": "refactor", "调试": "debug",
-    "分支": "branch", "合并": "merge", "后台任务": "job", "任务": "task", "超时": "timeout",
-    "控制器": "controller", "分层": "layer", "模块": "module", "依赖": "dependency", "报表": "report",
-    "描述": "description", "变更": "change", "配置": "config", "密钥": "secret", "权限": "permission",
-}  # fmt: skip
+class Vocabulary(NamedTuple):
+    """vocabulary.txt, read: stem -> the concept tokens it carries, Chinese term -> concept tokens."""
+
+    english: dict[str, tuple[str, ...]]
+    chinese: dict[str, tuple[str, ...]]
 
 
-# Everyday English words for the same few concepts that rules are written about: a task
-# says "day", "endpoint", "concurrently"; the rule says "date", "api", "concurrency".
-# Each yields the concept's token as well as its own, as the Chinese glossary does.
-CONCEPTS = {
-    "day": "date", "days": "date", "daily": "date", "weekly": "date", "monthly": "date",
-    "utc": "timezone", "dst": "timezone", "clock": "time",
-    "concurrently": "concurrency", "parallel": "concurrency", "async": "concurrency",
-    "endpoint": "api", "handler": "layer", "handlers": "layer", "controller": "layer",
-    "caching": "cache", "cached": "cache",
-}  # fmt: skip
+def parse_vocabulary(text: str) -> Vocabulary:
+    """The concept lines of `text` (see vocabulary.txt for the format)."""
+    english: dict[str, list[str]] = {}
+    chinese: dict[str, list[str]] = {}
+    for number, raw in enumerate(text.splitlines(), start=1):
+        line = raw.split("#", 1)[0].strip()
+        if not line:
+            continue
+        head, colon, rest = line.partition(":")
+        if not colon or not head.strip() or not head.strip().isascii():
+            raise ValueError(f"vocabulary line {number}: expected 'HEAD: words | terms'")
+        concept = _stem(head.strip().lower())
+        words, _, terms = rest.partition("|")
+        for word in (head, *words.split()):
+            english.setdefault(_stem(word.strip().lower()), []).append(concept)
+        for term in terms.split():
+            chinese.setdefault(term, []).append(concept)
+    return Vocabulary(
+        {stem: tuple(dict.fromkeys(c for c in found if c != stem)) for stem, found in english.items()},
+        {term: tuple(dict.fromkeys(found)) for term, found in chinese.items()},
+    )
 
 
-def _stem(word: str) -> str:
-    for suffix in ("ing", "ed", "es", "s"):
-        if len(word) > len(suffix) + 3 and word.endswith(suffix):
-            return word[: -len(suffix)]
-    return word
+@functools.lru_cache(maxsize=1)
+def vocabulary() -> Vocabulary:
+    return parse_vocabulary(Path(__file__).with_name("vocabulary.txt").read_text(encoding="utf-8"))
 
 
-@functools.lru_cache(maxsize=8192)
-def keyword_tokens(keyword: str) -> tuple[str, ...]:
-    """Tokens of a `tasks` keyword: few distinct ones recur across many records."""
-    return tuple(tokens(keyword))
+class Slot(NamedTuple):
+    """One word of a text: its own token, and the concept tokens it also stands for."""
+
+    token: str
+    concepts: tuple[str, ...] = ()
+
+
+def slots(text: str) -> list[Slot]:
+    """The words of `text` as tokens with their concepts, in order (repeats kept)."""
+    found: list[Slot] = []
+    known = vocabulary()
+    lowered = text.lower()
+    runs = _ASCII_WORD.findall(lowered) if lowered.isascii() else re.findall(_WORD, lowered)
+    previous: str | None = None  # the English word before, to read two words joined
+    for run in runs:
+        if run[0] >= _CJK_START:
+            previous = None
+            found.extend(Slot(run[i : i + 2]) for i in range(max(len(run) - 1, 1)))
+            concepts = [c for term, cs in known.chinese.items() if term in run for c in cs]
+            found.extend(Slot(concept) for concept in dict.fromkeys(concepts))
+            continue
+        if previous is not None:
+            joined = _stem(previous + run)
+            if joined in known.english:
+                found.append(Slot(joined, known.english[joined]))
+        previous = run
+        if run not in STOPWORDS:
+            stem = _stem(run)
+            found.append(Slot(stem, known.english.get(stem, ())))
+    return found
 
 
 def tokens(text: str) -> list[str]:
-    found: list[str] = []
-    lowered = text.lower()
-    runs = _ASCII_WORD.findall(lowered) if lowered.isascii() else re.findall(_WORD, lowered)
-    for run in runs:
-        if run[0] >= _CJK_START:
-            found.extend(run[i : i + 2] for i in range(max(len(run) - 1, 1)))
-            found.extend(_stem(english) for term, english in GLOSSARY.items() if term in run)
-        elif run not in STOPWORDS:
-            found.append(_stem(run))
-            if run in CONCEPTS:
-                found.append(_stem(CONCEPTS[run]))
-    return found
+    """Every token of `text`: its words' own tokens and their concepts."""
+    return [token for slot in slots(text) for token in (slot.token, *slot.concepts)]
+
+
+@functools.lru_cache(maxsize=8192)
+def keyword_slots(keyword: str) -> tuple[Slot, ...]:
+    """The slots of a `tasks` keyword: few distinct ones recur across many records."""
+    return tuple(slots(keyword))
 
 
 def terms_of(*texts: str) -> str:
@@ -121,19 +155,53 @@ def bm25_scores(query: str, documents: dict[str, str], k1: float = 1.2, b: float
     return scores
 
 
+def coverage(wanted: list[Slot], idf: dict[str, float], present: Iterable[str] | str) -> float:
+    """The idf-weighted share of the `wanted` words that `present` (tokens, or single-spaced
+    terms with a space at each end) contains; a word found only through its concept counts
+    CONCEPT_WEIGHT of itself.  Words no record contains weigh nothing."""
+    has = present.__contains__ if isinstance(present, str) else set(present).__contains__
+    spaced = isinstance(present, str)
+    total = covered = 0.0
+    for slot in wanted:
+        weight = idf.get(slot.token, 0.0) or CONCEPT_WEIGHT * max(
+            (idf.get(c, 0.0) for c in slot.concepts), default=0.0
+        )
+        if not weight:
+            continue
+        total += weight
+        if has(f" {slot.token} " if spaced else slot.token):
+            covered += weight
+        elif any(has(f" {c} " if spaced else c) for c in slot.concepts):
+            covered += CONCEPT_WEIGHT * weight
+    return covered / total if total else 0.0
+
+
+def unique_slots(text: str) -> list[Slot]:
+    """The slots of `text`, each word once."""
+    return list({slot.token: slot for slot in slots(text)}.values())
+
+
 class TaskText:
     """A task text prepared once for matching against many records' keywords."""
 
     def __init__(self, text: str) -> None:
         self.lowered = text.lower()
-        self.tokens = frozenset(tokens(text))
+        self.slots = slots(text)
+        self.words = frozenset(slot.token for slot in self.slots)
+        self.concepts = frozenset(c for slot in self.slots for c in (slot.token, *slot.concepts))
 
 
-def mentions(task: TaskText, keywords: Iterable[str]) -> list[str]:
-    """The `tasks` selector keywords that the task text mentions (as words or phrases)."""
-    hits: list[str] = []
+def mentions(task: TaskText, keywords: Iterable[str]) -> tuple[list[str], list[str]]:
+    """The `tasks` selector keywords that the task text mentions, as words or phrases, and
+    those it names only through their concept ("auth" for a task about authentication)."""
+    said: list[str] = []
+    meant: list[str] = []
     for keyword in keywords:
-        wanted: Sequence[str] = keyword_tokens(keyword)
-        if keyword.lower() in task.lowered or (wanted and all(t in task.tokens for t in wanted)):
-            hits.append(keyword)
-    return hits
+        wanted = keyword_slots(keyword)
+        if keyword.lower() in task.lowered or (wanted and all(s.token in task.words for s in wanted)):
+            said.append(keyword)
+        elif wanted and all(
+            s.token in task.concepts or any(c in task.concepts for c in s.concepts) for s in wanted
+        ):
+            meant.append(keyword)
+    return said, meant
