@@ -58,6 +58,11 @@ from _common import REPO_ROOT, add_common_arguments, bench_environment
 
 DEV_SET = Path("/work/shared/eval/director-dev.json")
 EXTRA_SET = REPO_ROOT / "tests" / "data" / "director-extra.json"
+# A second set to tune on (other topics than the dev set), and the held-out sets: written blind,
+# by someone who never saw the director's code or results, and never tuned on.  Their weak
+# requests are not printed (--show-heldout does), so that nobody tunes on them by accident.
+TUNE_SET = REPO_ROOT / "benchmarks" / "data" / "director-tune.json"
+HELDOUT_DIR = REPO_ROOT / "benchmarks" / "data" / "heldout"
 DEFAULT_BUDGET = 6000
 BASELINE_DEPTH = 10
 FORBIDDEN_ORDER = (
@@ -336,6 +341,50 @@ def run_queries(
     return answers
 
 
+def run_session_starts(dataset: dict[str, Any], loaded: Loaded, comet: Comet) -> list[dict[str, Any]]:
+    """`comet task <repo> --json` with no --task (the session-start request) for each entry of
+    the dataset's `sessionStart` list: which of its `mustKnow` records came in full, which
+    only as manifest entries, and whether the core profile came whole."""
+    records = {r["key"]: r for r in dataset["records"]}
+    results = []
+    for entry in dataset.get("sessionStart") or []:
+        repo = loaded.repos[entry["project"]]
+        code, out, err = comet(["task", str(repo), "--json"], repo, None)
+        if code != 0:
+            raise SystemExit(f"{entry['key']}: comet task (session start) failed ({code}): {err[-1500:]}")
+        output = json.loads(out)
+        placed = {
+            resolve(item, where, loaded, records): where
+            for where in ("context", "manifest")
+            for item in output.get(where) or []
+        }
+        must = list(entry.get("mustKnow") or [])
+        core = list(entry.get("coreProfile") or [])
+        results.append(
+            {
+                "key": entry["key"],
+                "mustKnow": len(must),
+                "inFull": sum(1 for k in must if placed.get(k) == "context"),
+                "delivered": sum(1 for k in must if k in placed),
+                "coreComplete": all(placed.get(k) == "context" for k in core),
+                "leaks": [k for k in placed if k and records[k]["state"] != "live"
+                          or (k and records[k].get("project") not in (None, entry["project"]))],
+            }
+        )  # fmt: skip
+    return results
+
+
+def summarize_session_starts(results: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    must = sum(r["mustKnow"] for r in results) or 1
+    return {
+        "sessions": len(results),
+        "standing rules in full": round(sum(r["inFull"] for r in results) / must, 4),
+        "standing rules delivered": round(sum(r["delivered"] for r in results) / must, 4),
+        "core profile complete": f"{sum(1 for r in results if r['coreComplete'])}/{len(results)}",
+        "forbidden delivered": sum(len(r["leaks"]) for r in results),
+    }
+
+
 # -- scoring --------------------------------------------------------------------------------------
 
 
@@ -554,13 +603,21 @@ class Evaluation:
     answers: list[Answer]
     ours: list[Scored]
     bm25: list[Scored]
+    session_starts: list[dict[str, Any]] = field(default_factory=list)
 
     def figures(self) -> dict[str, Any]:
-        return {
+        figures = {
             "comet": summarize(self.ours, self.answers),
             "bm25": summarize(self.bm25),
             "loadProblems": self.loaded.problems,
         }
+        if self.session_starts:
+            figures["sessionStart"] = summarize_session_starts(self.session_starts)
+        for lang in sorted({s_lang for a in self.answers if (s_lang := a.query.get("lang"))}):
+            keys = {a.query["key"] for a in self.answers if a.query.get("lang") == lang}
+            part = [s for s in self.ours if s.key in keys]
+            figures["comet"][f"nDCG@10 {lang}"] = round(sum(s.metrics["ndcg10"] for s in part) / len(part), 4)
+        return figures
 
 
 def evaluate(
@@ -570,7 +627,8 @@ def evaluate(
     answers = run_queries(dataset, loaded, comet, progress)
     records = {r["key"]: r for r in dataset["records"]}
     ours = [score_answer(answer, records) for answer in answers]
-    return Evaluation(name, dataset, loaded, answers, ours, baseline(dataset))
+    starts = run_session_starts(dataset, loaded, comet)
+    return Evaluation(name, dataset, loaded, answers, ours, baseline(dataset), starts)
 
 
 # -- printing --------------------------------------------------------------------------------------
@@ -578,7 +636,23 @@ def evaluate(
 _ROWS = ("P@5", "P@5 ceiling", "R@5", "nDCG@10", "MRR", "forbidden delivered", "requests with a leak")
 
 
-def print_report(evaluation: Evaluation, details: bool) -> None:
+def print_summary(evaluations: Sequence[Evaluation], paths: Sequence[Path]) -> None:
+    """One line a set: what was tuned on beside what was held out."""
+    print(f"\n{'set':<26}{'role':<10}{'nDCG@10':>8}{'R@5':>7}{'en':>7}{'zh':>7}{'leaks':>6}"
+          f"{'start':>7}{'BM25':>7}")  # fmt: skip
+    for evaluation, path in zip(evaluations, paths, strict=True):
+        figures = evaluation.figures()
+        ours = figures["comet"]
+        role = "held-out" if path.parent == HELDOUT_DIR else "tuned"
+        start = figures.get("sessionStart", {}).get("standing rules in full", "-")
+        print(
+            f"{evaluation.name:<26}{role:<10}{ours['nDCG@10']:>8}{ours['R@5']:>7}"
+            f"{ours.get('nDCG@10 en', '-')!s:>7}{ours.get('nDCG@10 zh', '-')!s:>7}"
+            f"{ours['forbidden delivered']:>6}{start!s:>7}{figures['bm25']['nDCG@10']:>7}"
+        )
+
+
+def print_report(evaluation: Evaluation, details: bool, *, weak: bool = True) -> None:
     figures = evaluation.figures()
     ours, bm25 = figures["comet"], figures["bm25"]
     print(f"\n{evaluation.name}: {len(evaluation.dataset['records'])} records, {ours['queries']} requests")
@@ -597,6 +671,12 @@ def print_report(evaluation: Evaluation, details: bool) -> None:
         "latency p95 ms",
     ):
         print(f"  {row:<32}{ours[row]}")
+    for lang in ("en", "zh"):
+        if f"nDCG@10 {lang}" in ours:
+            print(f"  {'nDCG@10 ' + lang:<32}{ours[f'nDCG@10 {lang}']}")
+    if "sessionStart" in figures:
+        for row, value in figures["sessionStart"].items():
+            print(f"  {'session start: ' + row:<32}{value}")
     for problem in evaluation.loaded.problems:
         print(f"  ! load: {problem}")
     records = {r["key"]: r for r in evaluation.dataset["records"]}
@@ -605,7 +685,7 @@ def print_report(evaluation: Evaluation, details: bool) -> None:
         scored = by_key[answer.query["key"]]
         bad = scored.leaks or scored.core_missing or scored.budget_problems or scored.no_why
         bad = bad or scored.pressure_unreported or scored.metrics["ndcg10"] < 0.85
-        if not (details or bad):
+        if not weak or not (details or bad):
             continue
         query = answer.query
         print(
@@ -669,10 +749,16 @@ def main() -> None:
     parser.add_argument(
         "--extra", action="store_true", help=f"same as --cases {EXTRA_SET.relative_to(REPO_ROOT)}"
     )
+    parser.add_argument(
+        "--all", action="store_true", help="the dev set, the extra set, the tuning set and every held-out set"
+    )
+    parser.add_argument("--show-heldout", action="store_true", help="print weak requests of held-out sets too")
     parser.add_argument("--json", action="store_true", help="print the figures as one JSON object")
     parser.add_argument("--details", action="store_true", help="print every request, not only the weak ones")
     args = parser.parse_args()
-    sets = [args.data, *args.cases, *([EXTRA_SET] if args.extra else [])]
+    sets = [args.data, *args.cases, *([EXTRA_SET] if args.extra or args.all else [])]
+    if args.all:
+        sets += [TUNE_SET, *sorted(HELDOUT_DIR.glob("*.json"))]
 
     evaluations = []
     stdout = sys.stdout  # with --json, only the JSON goes there; the header goes to stderr
@@ -685,12 +771,15 @@ def main() -> None:
             print(f"[eval] {path}", file=sys.stderr)
             evaluations.append(evaluate(path.name, load_dataset(path), root, comet, git, progress=True))
         leaks = sum(len(s.leaks) for e in evaluations for s in e.ours)
+        leaks += sum(len(r["leaks"]) for e in evaluations for r in e.session_starts)
         if args.json:
             figures = {e.name: e.figures() for e in evaluations}
             print(json.dumps(figures, ensure_ascii=False, indent=2), file=stdout)
         else:
-            for evaluation in evaluations:
-                print_report(evaluation, args.details)
+            for evaluation, path in zip(evaluations, sets, strict=True):
+                held_out = path.parent == HELDOUT_DIR
+                print_report(evaluation, args.details, weak=not held_out or args.show_heldout)
+            print_summary(evaluations, sets)
             print(f"\ngate: {leaks} forbidden items delivered by comet task (must be 0)")
     sys.exit(1 if leaks else 0)
 
