@@ -63,6 +63,17 @@ CREATE INDEX IF NOT EXISTS records_rules ON records(
     updated_jd, outcomes, text_length, manifest_length)
     WHERE memory_type != 'core-profile' AND sel_paths = '' AND tasks = ''
     AND (sel_operations != '' OR sel_phases != '') AND state = 'live' AND lifecycle != 'superseded';
+-- The rules with keywords or paths whose operation or phase selector may match a request.
+CREATE INDEX IF NOT EXISTS records_selected ON records(
+    store, memory_type, state, lifecycle, sel_operations, sel_phases, sel_paths, tasks, authority, scope,
+    updated_jd, id, outcomes, text_length, manifest_length)
+    WHERE memory_type != 'core-profile' AND (tasks != '' OR sel_paths != '')
+    AND (sel_operations != '' OR sel_phases != '') AND state = 'live' AND lifecycle != 'superseded';
+-- The records with outcomes reported (the most used ones are offered at session start).
+CREATE INDEX IF NOT EXISTS records_used ON records(
+    store, state, lifecycle, memory_type, outcomes, id, authority, scope, updated_jd, sel_paths,
+    sel_operations, sel_phases, tasks, text_length, manifest_length)
+    WHERE outcomes != '' AND state = 'live' AND lifecycle != 'superseded';
 -- The proven rules with no path or keyword selector, which stand for the whole project.
 CREATE INDEX IF NOT EXISTS records_standing ON records(
     store, memory_type, sel_paths, tasks, state, lifecycle, authority, sel_operations, sel_phases, id, scope,

@@ -398,8 +398,9 @@ def _rows(
             # few, by what orders them (explicit, proven, project, recent), can be delivered.
             unanchored = "" if request.path is None else " AND sel_paths = ''"
             selects.append(
-                f"SELECT * FROM (SELECT {_COLUMNS} FROM records WHERE memory_type != 'core-profile'"
-                f" AND (tasks != '' OR sel_paths != ''){unanchored} AND {conditions} AND ({fires})"
+                f"SELECT * FROM (SELECT {_COLUMNS} FROM records INDEXED BY records_selected"
+                " WHERE memory_type != 'core-profile' AND (tasks != '' OR sel_paths != '')"
+                f" AND (sel_operations != '' OR sel_phases != ''){unanchored} AND {conditions} AND ({fires})"
                 " ORDER BY (authority = 'explicit') + (lifecycle = 'proven') + 0.5 * (scope = 'project')"
                 " DESC, updated_jd DESC LIMIT ?)"
             )
@@ -411,16 +412,20 @@ def _rows(
             if request.session_start
             else " AND authority = 'explicit' AND sel_operations = '' AND sel_phases = ''"
         )
+        # They rank below every direct match, so only the best few (project first, then the
+        # most recent) can be delivered.
         selects.append(
-            f"SELECT {_COLUMNS} FROM records INDEXED BY records_standing WHERE memory_type != 'core-profile'"
-            f" AND sel_paths = '' AND tasks = '' AND lifecycle = 'proven' AND {conditions}{narrow}"
+            f"SELECT * FROM (SELECT {_COLUMNS} FROM records INDEXED BY records_standing"
+            " WHERE memory_type != 'core-profile' AND sel_paths = '' AND tasks = '' AND lifecycle = 'proven'"
+            f" AND {conditions}{narrow} ORDER BY scope = 'project' DESC, updated_jd DESC LIMIT ?)"
         )
-        params += stores + keys
+        params += [*stores, *keys, request.max_entries + DETAIL_SLACK]
         if request.session_start:
             # The rules used successfully before (ranked after the standing ones).
             selects.append(
-                f"SELECT * FROM (SELECT {_COLUMNS} FROM records WHERE memory_type != 'core-profile'"
-                f" AND outcomes != '' AND outcomes NOT LIKE '0 %' AND {conditions}"
+                f"SELECT * FROM (SELECT {_COLUMNS} FROM records INDEXED BY records_used"
+                " WHERE memory_type != 'core-profile' AND outcomes != '' AND outcomes NOT LIKE '0 %'"
+                f" AND {conditions}"
                 " ORDER BY CAST(outcomes AS INTEGER) DESC LIMIT ?)"
             )
             params += [*stores, *keys, request.max_entries + DETAIL_SLACK]
@@ -599,7 +604,9 @@ def _postings(connection: Any, wanted: list[str]) -> tuple[int, dict[str, set[in
 def _keyword_hits(connection: Any, task: str, has_fts: bool) -> list[int]:
     """Rows whose `tasks` keywords share a word with the task (checked exactly later)."""
     query = fts_query(task, column="tasks")
-    if not has_fts or query is None:
+    if query is None:
+        return []  # no word to mention a keyword with (a session start)
+    if not has_fts:
         return [row[0] for row in connection.execute("SELECT rowid FROM records WHERE tasks != ''")]
     rows = connection.execute(
         "SELECT rowid, bm25(records_fts, 0, 0, 0, 1.0, 0) AS score FROM records_fts"
