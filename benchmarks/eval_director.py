@@ -209,6 +209,10 @@ def setup(dataset: dict[str, Any], root: Path, comet: Comet, git: Git) -> Loaded
             stored = out.get("record")
             if stored:
                 loaded.bind(key, stored["id"], stored.get("summary"))
+                if stored.get("scope") != record["scope"]:
+                    loaded.problems.append(
+                        f"{key}: signal stored in {stored.get('scope')} scope, labelled {record['scope']}"
+                    )
             if bool(stored) != (record["state"] == "live"):
                 said = "stored" if stored else "not stored"
                 loaded.problems.append(f"{key}: signal {said} but the record is {record['state']}")
@@ -367,7 +371,8 @@ def run_session_starts(dataset: dict[str, Any], loaded: Loaded, comet: Comet) ->
                 "inFull": sum(1 for k in must if placed.get(k) == "context"),
                 "delivered": sum(1 for k in must if k in placed),
                 "coreComplete": all(placed.get(k) == "context" for k in core),
-                "leaks": [k for k in placed if k and records[k]["state"] != "live"
+                "missing": [k for k in must if k not in placed],
+                "leaks": [k for k in placed if (k and records[k]["state"] != "live")
                           or (k and records[k].get("project") not in (None, entry["project"]))],
             }
         )  # fmt: skip
@@ -680,6 +685,11 @@ def print_report(evaluation: Evaluation, details: bool, *, weak: bool = True) ->
     for problem in evaluation.loaded.problems:
         print(f"  ! load: {problem}")
     records = {r["key"]: r for r in evaluation.dataset["records"]}
+    for start in evaluation.session_starts if weak else []:
+        for key in start["missing"]:
+            record = records[key]
+            label = f"{record['topic']}/{record['trap']} {record['title']!r}"
+            print(f"  session start {start['key']}: MISS {key} {label}")
     by_key = {s.key: s for s in evaluation.ours}
     for answer in evaluation.answers:
         scored = by_key[answer.query["key"]]
@@ -752,7 +762,9 @@ def main() -> None:
     parser.add_argument(
         "--all", action="store_true", help="the dev set, the extra set, the tuning set and every held-out set"
     )
-    parser.add_argument("--show-heldout", action="store_true", help="print weak requests of held-out sets too")
+    parser.add_argument(
+        "--show-heldout", action="store_true", help="print weak requests of held-out sets too"
+    )
     parser.add_argument("--json", action="store_true", help="print the figures as one JSON object")
     parser.add_argument("--details", action="store_true", help="print every request, not only the weak ones")
     args = parser.parse_args()

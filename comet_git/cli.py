@@ -431,8 +431,11 @@ def memory_status(path: Path, as_json: bool) -> None:
     "--scope", type=click.Choice(["global", "project"]), help="Override where a long-term statement goes."
 )
 @click.option("--episode", help="Tie the signal to a task's episode (default: $COMET_EPISODE).")
+@click.option("--session", help="The agent's session (as for `comet task --session`): its episode.")
 @json_option
-def memory_signal(path: Path, text: str, scope: str | None, episode: str | None, as_json: bool) -> None:
+def memory_signal(
+    path: Path, text: str, scope: str | None, episode: str | None, session: str | None, as_json: bool
+) -> None:
     """Capture a user's statement: long-term ones become memory, one-offs do not.
 
     The statement is journaled as a user.signal. A long-term requirement ("from now
@@ -442,7 +445,7 @@ def memory_signal(path: Path, text: str, scope: str | None, episode: str | None,
     """
     from comet_git.commands import journal
 
-    run(as_json, lambda: journal.signal(workspace(path), text, scope, episode))
+    run(as_json, lambda: journal.signal(workspace(path), text, scope, episode, session))
 
 
 # -- journal ----------------------------------------------------------------------------

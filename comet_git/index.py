@@ -20,7 +20,9 @@ from comet_git.errors import StoreError
 from comet_git.records.model import Record
 from comet_git.store import FILE_MODE, FileState, ensure_dir, file_lock, fsync_dir
 
-SCHEMA_VERSION = 15  # 15: stemmed terms with concepts (vocabulary.txt); standing rules indexed
+SCHEMA_VERSION = (
+    16  # 16: stemmed terms with concepts (vocabulary.txt), rules indexed by kind of match, conflictsWith
+)
 BUSY_TIMEOUT_MS = 15_000
 
 # Forced off by tests to exercise the plain fallback.

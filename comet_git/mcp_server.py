@@ -98,10 +98,12 @@ def build_server(repository: Path) -> MCPServer:
         )
 
     @server.tool()
-    def signal(text: str, scope: str | None = None) -> dict[str, Any]:
+    def signal(text: str, scope: str | None = None, session: str | None = None) -> dict[str, Any]:
         """Capture what the user said (comet.signal/v1): a long-term requirement becomes memory,
         a one-off ("just this time") comes back as a constraint for this task only."""
-        return _answer(lambda: journal_commands.signal(open_workspace(repository), text, scope, None))
+        return _answer(
+            lambda: journal_commands.signal(open_workspace(repository), text, scope, None, session)
+        )
 
     @server.tool()
     def feedback(application_id: str, outcome: str) -> dict[str, Any]:

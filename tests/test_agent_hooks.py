@@ -151,6 +151,32 @@ def test_a_long_term_prompt_is_remembered_and_a_one_off_is_not(host: str, repo: 
     assert [r["text"] for r in records(repo)] == texts
 
 
+@pytest.mark.parametrize(
+    ("prompt", "rule"),
+    [
+        ("From now on always use uv here; now add httpx", "From now on always use uv here"),
+        ("以后都用 uv 管理依赖。现在帮我加上 httpx", "以后都用 uv 管理依赖。"),
+    ],
+)
+def test_a_prompt_with_a_rule_and_a_request_stores_only_the_rule(repo: Path, prompt: str, rule: str) -> None:
+    result = hook("claude", "UserPromptSubmit", repo, prompt)
+    assert "remembered this as a long-term preference" in context_of("claude", "UserPromptSubmit", result)
+    assert [r["text"] for r in records(repo)] == [rule]
+    events = run_comet("journal", "list", "--type", "user.signal", "--json", cwd=repo).json()["events"]
+    assert [e["signal"]["text"] for e in events] == [prompt]
+
+
+def test_a_one_off_prompt_is_journaled_in_the_project_in_the_sessions_episode(repo: Path) -> None:
+    assert hook("claude", "SessionStart", repo).exit_code == 0
+    assert hook("claude", "UserPromptSubmit", repo, "Don't commit this time").exit_code == 0
+    key = run_comet("project", "identity", "--json", cwd=repo).json()["key"]
+    events = run_comet("journal", "list", "--json", cwd=repo).json()["events"]
+    [said] = [e for e in events if e["type"] == "user.signal"]
+    assert (said["scope"], said["projectKey"]) == ("project", key)
+    session = [e["episodeId"] for e in events if e["type"] in ("task.started", "context.applied")]
+    assert session and set(session) == {said["episodeId"]}
+
+
 def test_a_prompt_gets_the_memory_relevant_to_it(remembered: Path) -> None:
     result = hook("claude", "UserPromptSubmit", remembered, "Where does the auth code keep sessions?")
     assert "Redis session store" in context_of("claude", "UserPromptSubmit", result)

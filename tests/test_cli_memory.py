@@ -29,6 +29,7 @@ RECORD_KEYS = {
     "evidence",
     "supersedes",
     "supersededBy",
+    "conflictsWith",
     "application",
     "version",
     "createdAt",

@@ -806,3 +806,10 @@ def test_patterns_that_float_or_name_folders_reach_every_path_they_match(repo: P
     assert ids(retrieve(repo, "edit this file", "--path", "svc/src/billing/pay.py")) == [typed]
     # A folder named like a Python file matches "*.py", and so does all that is in it.
     assert typed in ids(retrieve(repo, "edit this file", "--path", "tools.py/run.sh"))
+
+
+def test_a_learned_habit_in_the_manifest_says_all_of_it(repo: Path) -> None:
+    habit = "Commit subjects are type(scope): subject. You usually give a scope, e.g. cli, core."
+    record = apply(repo, inferred(habit, operations=["commit"]))[0]["id"]
+    entry = item(task(repo, "prepare the commit", "--operation", "commit"), record)
+    assert entry["summary"] == habit

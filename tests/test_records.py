@@ -229,6 +229,7 @@ def records(draw: st.DrawFn, record_id: str | None = None, ruamel_safe: bool = F
         evidence=tuple(draw(st.lists(evidence, max_size=3))),
         supersedes=tuple(draw(st.lists(ids, max_size=2))),
         superseded_by=tuple(draw(st.lists(ids, max_size=2))),
+        conflicts_with=tuple(draw(st.lists(ids, max_size=2))),
         application=draw(st.none() | applications),
         version=draw(st.integers(1, 10**9)),
         created_at=draw(timestamps),
@@ -642,6 +643,7 @@ def test_an_over_long_summary_is_rejected() -> None:
         ("supersededBy", "pm-x", "'pm-x' is not a valid id"),
         ("supersedes", "[pm-7k2m9q4x, '']", "is not a non-empty string"),
         ("supersedes", "{a: b}", "expected a list of strings"),
+        ("conflictsWith", "[pm-7k2m9q4x, Not-An-Id]", "'Not-An-Id' is not a valid id"),
     ],
 )
 def test_bad_supersede_links_are_rejected(key: str, value: str, message: str) -> None:
@@ -807,6 +809,14 @@ def test_derive_summary_shortens_a_long_first_line() -> None:
     summary = derive_summary("word " * 100)
     assert len(summary) == 160 and summary.endswith("...")
     assert derive_summary("x" * 160) == "x" * 160
+
+
+def test_a_manifest_summary_says_as_much_of_the_first_line_as_fits() -> None:
+    """A learned habit's second sentence is what makes it useful: it is not cut off."""
+    habit = "Use type(scope): subject. You usually give a scope, e.g. cli, core."
+    assert derive_summary(habit, fill=True) == habit
+    long = "First sentence here. " + "More words that go on and on. " * 8
+    assert len(derive_summary(long, fill=True)) <= 160 and derive_summary(long, fill=True).endswith(".")
 
 
 def test_manifest_summary_prefers_the_explicit_summary() -> None:

@@ -47,6 +47,49 @@ def test_a_one_off_is_a_constraint_and_is_never_stored(repo: Path) -> None:
     assert len(invoke("journal", "list", repo, "--json").json()["events"]) == 1
 
 
+@pytest.mark.parametrize(
+    ("text", "rule", "asked"),
+    [
+        ("always use uv here; now add httpx", "always use uv here", "now add httpx"),
+        ("以后都用 uv 管理依赖。现在帮我加上 httpx", "以后都用 uv 管理依赖。", "现在帮我加上 httpx"),
+    ],
+)
+def test_only_the_rule_is_stored_and_the_whole_statement_is_journaled(
+    repo: Path, text: str, rule: str, asked: str
+) -> None:
+    data = signal(repo, text)
+    record = data["record"]
+    assert isinstance(record, dict) and record["text"] == rule
+    assert "httpx" not in json.dumps(record["selectors"]) and "httpx" not in record["title"]
+    assert record["evidence"][0]["summary"] == rule
+    assert asked in str(data["note"])
+    [event] = invoke("journal", "list", repo, "--json", "--type", "user.signal").json()["events"]
+    assert event["signal"]["text"] == text and event["signal"]["rule"] == rule
+    # The rule reaches tasks it is about, the request no longer does.
+    about_httpx = invoke("memory", "retrieve", repo, "--task", "upgrade httpx", "--json").json()
+    assert "httpx" not in json.dumps(about_httpx["context"] + about_httpx["manifest"], ensure_ascii=False)
+
+
+def test_a_one_off_said_in_a_repository_is_journaled_in_its_project(repo: Path) -> None:
+    data = signal(repo, "Don't commit this time.")
+    assert data["kind"] == "one-off" and data["constraint"] == "Don't commit this time."
+    key = invoke("project", "identity", repo, "--json").json()["key"]
+    [event] = invoke("journal", "list", repo, "--json").json()["events"]
+    assert (event["scope"], event["projectKey"]) == ("project", key)
+
+
+def test_a_signal_with_a_session_joins_the_sessions_episode(repo: Path) -> None:
+    task = invoke("task", repo, "--task", "tidy the build", "--session", "s-42", "--json")
+    assert task.exit_code == 0, task.stderr
+    signal(repo, "这次先不要提交。", "--session", "s-42")
+    events = invoke("journal", "list", repo, "--json").json()["events"]
+    [said] = [e["episodeId"] for e in events if e["type"] == "user.signal"]
+    assert [e["episodeId"] for e in events if e["type"] in ("task.started", "context.applied")] == [said]
+    signal(repo, "Don't push yet.", "--session", "another")
+    other = invoke("journal", "list", repo, "--json", "--type", "user.signal").json()["events"]
+    assert len({e["episodeId"] for e in other}) == 2
+
+
 def test_a_statement_about_the_person_goes_global(repo: Path, tmp_path: Path) -> None:
     data = signal(repo, "Always reply to me in Chinese.")
     record = data["record"]

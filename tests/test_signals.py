@@ -215,16 +215,12 @@ def test_phases_only_when_explicit() -> None:
     assert classify_signal("Always run the full suite.").phases == ()
 
 
-def test_tasks_and_title() -> None:
+def test_title() -> None:
     d = classify_signal("Always use ISO 8601 dates in logs and APIs.")
     assert d.title == "Use ISO 8601 dates in logs and APIs"
-    assert "iso" in d.tasks and "8601" in d.tasks
-    assert all(t == t.lower() for t in d.tasks)
-    assert not {"always", "use"} & set(d.tasks)
 
     zh = classify_signal("我们前端一直用 Tailwind，不要再建议写 CSS 文件。")
     assert zh.title == "我们前端一直用 Tailwind"
-    assert "Tailwind" in zh.tasks and "前端" in zh.tasks
 
     assert classify_signal("From now on, write commit messages in the imperative mood.").title == (
         "Write commit messages in the imperative mood"
@@ -235,6 +231,43 @@ def test_tasks_and_title() -> None:
     assert classify_signal("Never run migrations from a laptop.").title.startswith("Never")
     long_text = "Always " + "keep the generated client in sync with the schema " * 4
     assert len(classify_signal(long_text).title) <= 80
+
+
+# -- the rule inside a prompt ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "rule", "rest"),
+    [
+        ("always use uv here; now add httpx", "always use uv here", ("now add httpx",)),
+        ("Always use uv here, now add httpx", "Always use uv here", ("now add httpx",)),
+        ("以后都用 uv 管理依赖。现在帮我加上 httpx", "以后都用 uv 管理依赖。", ("现在帮我加上 httpx",)),
+        (
+            "Going forward, squash merges; a merge commit is fine this time.",
+            "Going forward, squash merges",
+            ("a merge commit is fine this time.",),
+        ),
+        # parts without a cue stay with the rule: leaving out what the person asked for is worse
+        ("Always run ruff. Black too.", "Always run ruff. Black too.", ()),
+        ("Please stop suggesting Redux; we use Zustand everywhere.", None, ()),
+        ("For this PR, always squash.", None, ()),  # one-off: nothing is cut, nothing stored
+    ],
+)
+def test_only_the_rule_of_a_statement_is_its_record(
+    text: str, rule: str | None, rest: tuple[str, ...]
+) -> None:
+    decision = classify_signal(text)
+    assert (decision.rule, decision.rest) == (rule or text, rest)
+
+
+def test_the_record_fields_come_from_the_rule_not_from_the_request() -> None:
+    decision = classify_signal("From now on reply to me in Chinese; now fix the login test in this repo")
+    assert decision.kind == LONG_TERM and decision.rule == "From now on reply to me in Chinese"
+    assert decision.scope == "global" and decision.memory_type == "core-profile"
+    assert "login" not in decision.title and decision.constraints == ()
+    limited = classify_signal("From now on use uv. Don't commit this time.")
+    assert limited.rule == "From now on use uv." and limited.constraints == ("Don't commit this time.",)
+    assert classify_signal("always use uv here").scope == "project"  # said in a repository
 
 
 # -- invariants over every labelled statement ------------------------------------------------------------
@@ -257,7 +290,6 @@ def test_invariants() -> None:
         assert d.memory_class in {"user-fact", "user-preference", "collaboration-habit", "project-agreement"}
         assert set(d.operations) <= set(signals.OPERATIONS)
         assert set(d.phases) <= set(signals.PHASES)
-        assert len(d.tasks) <= 4 and len(set(d.tasks)) == len(d.tasks)
         assert 0 < len(d.title) <= 80
         assert all(cue in " ".join(text.split()) for cue in d.cues), (text, d.cues)
         project_rule = d.scope == "project" and d.memory_type != "core-profile"

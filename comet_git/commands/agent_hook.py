@@ -97,7 +97,7 @@ def _handle(event: HookEvent) -> str:
         session = None if event.source in ("clear", "compact") else event.session
         return _context(ws, SESSION_START, session=session)
     if event.kind == PROMPT:
-        note = _capture(ws, event.prompt or "")
+        note = _capture(ws, event.prompt or "", event.session)
         if not ws.setting("memory.retrieval").value:
             return ""  # the switch means the agent is given nothing from memory
         if not event.delivers_context or not event.prompt:
@@ -127,9 +127,10 @@ def _context(ws: Any, task: str, *, session: str | None, path: str | None = None
     return service.render_text(data)
 
 
-def _capture(ws: Any, prompt: str) -> str:
-    """Journal the prompt as a user signal when it states a rule (long-term or one-off);
-    an ordinary request ("fix the login test") is not a statement about the user."""
+def _capture(ws: Any, prompt: str, session: str | None) -> str:
+    """Journal the prompt as a user signal when it states a rule (long-term or one-off), in
+    the session's episode; an ordinary request ("fix the login test") is not a statement
+    about the user."""
     from comet_git.learning.capture import capture_signal
     from comet_git.learning.signals import LONG_TERM, classify_signal
 
@@ -137,7 +138,7 @@ def _capture(ws: Any, prompt: str) -> str:
     if decision is None or not decision.cues:
         return ""
     learning = ws.setting("memory.learning").value
-    result = capture_signal(ws.provider(), prompt, learning=learning)
+    result = capture_signal(ws.provider(), prompt, learning=learning, session=session)
     if decision.kind != LONG_TERM or result.record is None:
         return ""
     return (

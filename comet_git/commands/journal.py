@@ -139,7 +139,9 @@ def _live_tickets(directory: Path) -> list[Path]:
     return live
 
 
-def signal(ws: Workspace, text: str, scope: str | None, episode: str | None) -> Output:
+def signal(
+    ws: Workspace, text: str, scope: str | None, episode: str | None, session: str | None = None
+) -> Output:
     learning = ws.setting("memory.learning").value
     result = capture_signal(
         ws.provider(),
@@ -147,12 +149,13 @@ def signal(ws: Workspace, text: str, scope: str | None, episode: str | None) -> 
         scope=scope,
         learning=learning,
         episode=episode or os.environ.get("COMET_EPISODE"),
+        session=session,
     )
     data = result.to_json()
     if result.record is not None:
         text_out = (
             f"long-term: remembered as {result.record.id} ({data['scope']} scope)\n  why: {data['reason']}\n"
-        )
+        ) + (f"  note: {result.note}\n" if result.note else "")
     elif result.decision.kind == "long-term":
         text_out = f"long-term, but not stored: {result.note}\n"
     else:

@@ -17,7 +17,9 @@ FORGET_SCHEMA = "comet.forget/v1"
 STATUS_SCHEMA = "comet.status/v1"
 
 
-def _record_output(view: RecordView | None, action: str, extra: dict[str, Any] | None = None) -> Output:
+def _record_output(
+    view: RecordView | None, action: str, extra: dict[str, Any] | None = None, note: str | None = None
+) -> Output:
     if view is None:
         raise CometError(
             "the record could not be read back after the change", hint="run `comet repair --check`"
@@ -25,7 +27,8 @@ def _record_output(view: RecordView | None, action: str, extra: dict[str, Any] |
     record = view.as_dict()
     data: dict[str, Any] = {"schema": RECORD_SCHEMA, "action": action, "record": record}
     data.update(extra or {})
-    return Output(data, f"{action}: {record['id']} (version {record['version']})\n" + describe(record))
+    text = f"{action}: {record['id']} (version {record['version']})\n" + describe(record)
+    return Output(data, text + (f"  ({note})\n" if note else ""))
 
 
 def describe(record: dict[str, Any]) -> str:
@@ -77,15 +80,23 @@ def remember(
     )
     assert placed.id is not None  # an explicit statement always ends in a record
     [view] = provider.query(Query(ids=(placed.id,))).records
-    output = _record_output(view, placed.action, {"consolidation": placed.to_json()})
-    if placed.action == "created" and not placed.superseded:
-        return output
-    return output._replace(text=f"{output.text}  ({placed.reason})\n")
+    plain = placed.action == "created" and not (placed.superseded or placed.conflicts)
+    return _record_output(
+        view, placed.action, {"consolidation": placed.to_json()}, None if plain else placed.reason
+    )
 
 
 def correct(ws: Workspace, change: Correct) -> Output:
-    result = ws.provider().apply(change)
-    return _record_output(result.record, result.action)
+    from comet_git.learning.consolidate import recheck_conflicts
+
+    provider = ws.provider()
+    result = provider.apply(change)
+    view, settled = result.record, []
+    if result.action == "corrected" and view is not None and view.as_dict().get("conflictsWith"):
+        settled = recheck_conflicts(provider, change.id)  # the correction may be the person's decision
+        [view] = provider.query(Query(ids=(change.id,))).records
+    note = f"no longer conflicts with {', '.join(settled)}" if settled else None
+    return _record_output(view, result.action, {"conflictsSettled": settled} if settled else None, note)
 
 
 def forget(ws: Workspace, record_id: str, permanent: bool) -> Output:
@@ -203,9 +214,20 @@ def journal_status(ws: Workspace) -> dict[str, Any]:
     return {"events": events, "pending": pending, "problems": [p.to_json() for p in problems]}
 
 
+def _conflict_line(conflict: dict[str, Any]) -> str:
+    older, newer = conflict["ids"]
+    return (
+        f"conflict: {older} and {newer} ({conflict['reason']}); both are in use: forget or correct one"
+        f" (`comet memory show --id {older}`)"
+    )
+
+
 def status(ws: Workspace) -> Output:
+    from comet_git.learning.consolidate import unsettled_conflicts
+
     provider = ws.provider()
     report = provider.status()
+    conflicts = report.conflicts + unsettled_conflicts(provider)
     settings = {key: _setting_or_problem(ws, key) for key in ("memory.learning", "memory.retrieval")}
     from comet_git.diagnostics import recent_failures
 
@@ -218,7 +240,7 @@ def status(ws: Workspace) -> Output:
         "project": ws.identity.to_json() if ws.identity else None,
         "index": report.index,
         "stores": [store.to_json() for store in report.stores],
-        "conflicts": report.conflicts,
+        "conflicts": conflicts,
         "switches": settings,
         "journal": journal,
         "diagnostics": {"log": str(ws.home.diagnostics_log), "recentFailures": failures[-5:]},
@@ -235,6 +257,7 @@ def status(ws: Workspace) -> Output:
         lines.append(f"{store['name']}: {counts}; forgotten {store['forgotten']}  ({store['path']})")
         for item in store["invalid"]:
             lines.append(f"  invalid: {item['file']}:{item['line'] or '?'}: {item['error']}")
+    lines.extend(_conflict_line(conflict) for conflict in conflicts if conflict["kind"] == "contradiction")
     for key, setting in settings.items():
         lines.append(f"{key}: {str(setting['value']).lower()} ({setting['source']})")
     lines.append(

@@ -23,11 +23,13 @@ if TYPE_CHECKING:  # select.py imports this module: no import cycle at run time
     from comet_git.director.select import Candidate, Selection, TaskRequest
 
 DIRECT_POLICIES = 3  # proven policies delivered in full, beyond the core profile
+RESERVED = 5  # the best matches whose manifest entries keep their room under budget pressure
 
 # Tiers: what kind of match a candidate has (select.py).  Candidates rank by tier, then score.
-DIRECT = 3  # a path, a keyword, relevant text, or an operation/phase on a rule that fires on it alone
-SELECTED = 2  # an operation or phase selector matched, on a rule whose keywords the task does not name
-STANDING = 1  # a proven rule with no narrowing selector: "current project"
+DIRECT = 4  # a path, a keyword, relevant text, or an operation/phase on a rule that fires on it alone
+SELECTED = 3  # an operation or phase selector matched, on a rule whose keywords the task does not name
+STANDING = 2  # a proven rule with no narrowing selector: "current project"
+COMMON = 1  # as SELECTED, on an operation or phase that most rules carry (edit): it tells little
 USED = 0  # at session start: any other rule that was applied successfully before
 
 
@@ -66,13 +68,14 @@ def plan(candidates: list[Candidate], already_given: int, request: TaskRequest) 
         planned.omitted["already given in this session"] = already_given
     core = [c for c in candidates if c.memory_type == "core-profile"]
     others = [c for c in candidates if c.memory_type != "core-profile"]
-    # Under budget pressure the best direct matches must not vanish behind core items that do
-    # not concern the request: room for their manifest entries is kept before the core profile
-    # takes the rest, and core items that did not fit in full become manifest entries last.
-    direct = [c for c in others if c.reached and c.strong][:DIRECT_POLICIES]
-    reserve = sum(c.manifest_length for c in direct if c.manifest_length <= request.budget)
+    # Under budget pressure the best matches must not vanish behind core items that do not
+    # concern the request, nor behind a few texts in full: room for the manifest entries of the
+    # RESERVED best is kept before the core profile and the policies in full take the rest, and
+    # core items that did not fit in full become manifest entries last.
+    ahead = [c for c in others if c.reached and c.tier >= SELECTED][:RESERVED]
+    reserve = sum(c.manifest_length for c in ahead if c.manifest_length <= request.budget)
     if sum(c.text_length for c in core) + reserve <= request.budget:
-        order, reserve = core, 0
+        order = core
     else:  # the core items that concern the request first, then the shorter ones
         order = sorted(core, key=lambda c: (not c.strong, c.text_length))
     deferred = [c for c in order if not _add_context(planned, c, request.budget - reserve)]
@@ -82,7 +85,7 @@ def plan(candidates: list[Candidate], already_given: int, request: TaskRequest) 
             full = planned.manifest_size >= request.max_entries
             planned.omit("beyond --max-entries" if full else "over the character budget")
             continue
-        if candidate in direct:
+        if candidate in ahead:
             reserve -= candidate.manifest_length
         # In full only with room left for the manifest entries of the direct matches to come.
         if (

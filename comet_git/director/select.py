@@ -35,7 +35,7 @@ from collections.abc import Callable
 from operator import attrgetter
 from typing import Any, NamedTuple
 
-from comet_git.director.deliver import DIRECT, DIRECT_POLICIES, SELECTED, STANDING, USED, Plan, plan
+from comet_git.director.deliver import COMMON, DIRECT, DIRECT_POLICIES, SELECTED, STANDING, USED, Plan, plan
 from comet_git.director.paths import match as path_match
 from comet_git.director.paths import request_keys
 from comet_git.director.text import Slot, TaskText, bm25_scores, coverage, fts_query, mentions, unique_slots
@@ -158,7 +158,8 @@ def select(
         # two): it pays only on a large index.  The highest rowid is a cheap estimate.
         size = connection.execute("SELECT max(rowid) FROM records").fetchone()[0] or 0
         search = search if size >= SEARCH_APART_FROM else None
-    ranker = _Ranker(request, connection.execute("SELECT julianday('now')").fetchone()[0])
+    now = connection.execute("SELECT julianday('now')").fetchone()[0]
+    ranker = _Ranker(request, now, common_selectors(connection, stores, request))
     ranked: dict[int, tuple[str, Candidate | str]] = {}  # rowid -> (id, candidate or why excluded)
     if search is None:
         relevance, keyword_hits = _search(connection, request.task, has_fts)
@@ -204,13 +205,14 @@ def select(
 class _Ranker:
     """One request's rules (see the module docstring) applied to rows of _COLUMNS."""
 
-    def __init__(self, request: TaskRequest, now: float) -> None:
+    def __init__(self, request: TaskRequest, now: float, common: frozenset[str] = frozenset()) -> None:
         self.request = request
         self.task = TaskText(request.task)
         self.operation = (request.operation or "").lower()
         self.phase = (request.phase or "").lower()
         self.now = now  # the Julian day
         self.session_start = request.session_start
+        self.common = common  # the request's operation or phase, when most rules carry it
 
     def rank(self, row: tuple[Any, ...], relevant: float) -> Candidate | str:
         """The candidate a row makes, or why it is excluded; `relevant` is its text relevance."""
@@ -229,19 +231,20 @@ class _Ranker:
             matches += 3.0 + min(0.25 * matched.strip("/").count("/"), 1.0)
             strong = True
         selected = False  # an operation or phase selector matched
+        telling = False  # ... one that most rules do not carry (see common_selectors)
         operation, phase = self.operation, self.phase
         if operations and operation:
             if f",{operation}," not in operations:
                 return f"operation {operation} is not in its operations selector"
             why.append(f"operation is {operation}")
             matches += 2.0 if only_operations else 1.0
-            selected = True
+            selected, telling = True, operation not in self.common
         if phases and phase:
             if f",{phase}," not in phases:
                 return f"phase {phase} is not in its phases selector"
             why.append(f"phase is {phase}")
             matches += 1.0 if only_operations else 0.5
-            selected = True
+            selected, telling = True, telling or phase not in self.common
         fired = selected and only_operations
         said, meant = mentions(self.task, tasks.split("\n")) if tasks else ([], [])
         if said:
@@ -259,7 +262,7 @@ class _Ranker:
             strong = strong or relevant >= STRONG_RELEVANCE
         direct = strong or fired or relevant >= LEXICAL_FLOOR
         standing = self.standing(paths, tasks, operations, phases)
-        tier = self.tier(direct, selected, memory_type, authority, lifecycle, standing, outcomes)
+        tier = self.tier(direct, selected, telling, memory_type, authority, lifecycle, standing, outcomes)
         if tier is None:
             return "nothing in the request matches it (no selector, keyword or relevant text)"
         if tier == STANDING and memory_type != "core-profile":
@@ -307,6 +310,7 @@ class _Ranker:
         self,
         direct: bool,
         selected: bool,
+        telling: bool,
         memory_type: str,
         authority: str,
         lifecycle: str,
@@ -316,16 +320,47 @@ class _Ranker:
         """What kind of match a candidate has (None: none at all)."""
         if direct:
             return DIRECT
-        if selected:
+        if selected and telling:
             return SELECTED
-        if memory_type == "core-profile":
-            return STANDING
         policy = memory_type == "collaboration-policy"
-        if policy and standing and lifecycle == "proven" and (authority == "explicit" or self.session_start):
+        if memory_type == "core-profile" or (
+            policy and standing and lifecycle == "proven" and (authority == "explicit" or self.session_start)
+        ):
             return STANDING
+        if selected:  # only on an operation (or phase) that most rules carry, such as edit
+            return COMMON
         if self.session_start and outcomes and not outcomes.startswith("0 "):
             return USED
         return None
+
+
+COMMON_SHARE = 0.3  # an operation or phase that this share of the selected rules carry says little
+COMMON_FROM = 10  # ... once there are this many such rules to tell
+
+
+def common_selectors(connection: Any, stores: list[str], request: TaskRequest) -> frozenset[str]:
+    """The request's operation and phase, as far as most rules with keywords and an operation or
+    phase selector carry them ("edit", usually): a match on such a value alone ranks below the
+    project's standing rules."""
+    asked = [(column, value.lower()) for column, value in
+             (("sel_operations", request.operation), ("sel_phases", request.phase)) if value]  # fmt: skip
+    if not asked:
+        return frozenset()
+    in_stores = ", ".join("?" for _ in stores)
+    carrying = ", ".join(f"sum(instr({column}, ?) > 0)" for column, _ in asked)
+    row = connection.execute(
+        f"SELECT count(*), {carrying} FROM records INDEXED BY records_selected"
+        " WHERE memory_type != 'core-profile' AND (tasks != '' OR sel_paths != '')"
+        " AND (sel_operations != '' OR sel_phases != '')"
+        f" AND store IN ({in_stores}) AND state = 'live' AND lifecycle != 'superseded'",
+        [*(f",{value}," for _, value in asked), *stores],
+    ).fetchone()
+    total = row[0]
+    if total < COMMON_FROM:
+        return frozenset()
+    return frozenset(
+        value for (_, value), count in zip(asked, row[1:], strict=True) if count >= COMMON_SHARE * total
+    )
 
 
 def _hits(relevance: dict[int, float], keyword_hits: list[int]) -> list[int]:
@@ -494,18 +529,36 @@ def _history(outcomes: str, why: list[str]) -> float:
 
 
 def _read_delivered(connection: Any, planned: Plan) -> None:
-    """Title, summary and text of the candidates the plan delivers (and of no other)."""
+    """Title, summary and text of the candidates the plan delivers (and of no other); and, for
+    each that contradicts a live record the tool could not settle, a whyApplied that says so."""
     if not planned.placed:
         return
     by_rowid = {candidate.rowid: candidate for candidate, _ in planned.placed}
     rows = connection.execute(
-        "SELECT r.rowid, r.title, r.summary, t.body FROM records r JOIN record_texts t ON t.record = r.rowid"
+        "SELECT r.rowid, r.title, r.summary, t.body, json_extract(r.json, '$.conflictsWith')"
+        " FROM records r JOIN record_texts t ON t.record = r.rowid"
         " WHERE r.rowid IN (SELECT value FROM json_each(?))",
         [json.dumps(list(by_rowid))],
     ).fetchall()
-    for rowid, title, summary, text in rows:
+    conflicts: dict[int, list[str]] = {}
+    for rowid, title, summary, text, linked in rows:
         candidate = by_rowid[rowid]
         candidate.title, candidate.summary, candidate.text = title, summary, text
+        if linked:
+            conflicts[rowid] = json.loads(linked)
+    if conflicts:
+        live = {
+            row[0]
+            for row in connection.execute(
+                "SELECT id FROM records WHERE id IN (SELECT value FROM json_each(?))"
+                " AND state = 'live' AND lifecycle != 'superseded'",
+                [json.dumps([i for ids in conflicts.values() for i in ids])],
+            )
+        }
+        for rowid, ids in conflicts.items():
+            by_rowid[rowid].why += [
+                f"conflicts with {other} (unsettled: ask which holds)" for other in ids if other in live
+            ]
 
 
 LEXICAL_TOP = 400  # the best BM25 matches considered; a listing never shows more than a few dozen

@@ -18,7 +18,7 @@ from comet_git.director.deliver import Delivery, deliver
 from comet_git.director.paths import normalize_request_path
 from comet_git.director.select import Selection, TaskRequest
 from comet_git.errors import CometError, InvalidInputError, NotFoundError
-from comet_git.journal.events import Event, random_id, stable_id
+from comet_git.journal.events import Event, random_id, session_episode
 from comet_git.journal.log import Journal
 from comet_git.provider import Query, RecordOutcome
 from comet_git.records.model import OUTCOMES, utc_now
@@ -165,7 +165,7 @@ def _journal(ws: Workspace) -> Journal:
 
 
 def _episode(ws: Workspace, session: str | None) -> str:
-    return stable_id("ep", ws.project_key or "global", "session", session or utc_now()[:10])
+    return session_episode(ws.project_key, session, utc_now())
 
 
 def _journal_delivery(ws: Workspace, request: TaskRequest, delivery: Delivery) -> None:

@@ -63,6 +63,13 @@ def _sha256(data: bytes) -> Any:
     return hashlib.sha256(data)
 
 
+def session_episode(project_key: str | None, session: str | None, at: str) -> str:
+    """The episode of one session's work in one project (`at`: an ISO time of the work): what
+    the director delivers, what the user says and how the task ends all carry it, so that
+    reflection sees them together.  Without a session, a project's work of one day is one episode."""
+    return stable_id("ep", project_key or "global", "session", session or at[:10])
+
+
 def random_id(prefix: str) -> str:
     return f"{prefix}-{os.urandom(10).hex()}"  # os.urandom, not uuid: uuid costs 6 ms to import
 
@@ -84,6 +91,11 @@ class Event(NamedTuple):
     @property
     def month(self) -> str:
         return self.at[:7]
+
+    @property
+    def signal_text(self) -> str:
+        """What the user said, for a `user.signal` ("" for other events)."""
+        return str((self.signal or {}).get("text", ""))
 
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {

@@ -1,9 +1,12 @@
 """From a user's statement to memory: journal the `user.signal`, then, when it is
-a long-term requirement, make it an explicit, proven record.
+a long-term requirement, make its rule an explicit, proven record.
 
-A one-off statement is journaled and returned as a constraint for the current
-task only; it never becomes memory.  When the record cannot be written, the
-event stays pending (failed) and `comet journal replay` processes it again.
+The whole statement is journaled; only its rule is remembered (a prompt that also
+asks for the work at hand, "always use uv here; now add httpx", keeps "now add
+httpx" in the journal only).  A one-off statement is journaled in the project it
+was said in, in the episode of the session, and returned as a constraint for the
+current task only; it never becomes memory.  When the record cannot be written,
+the event stays pending (failed) and `comet journal replay` processes it again.
 """
 
 from __future__ import annotations
@@ -12,10 +15,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from comet_git.errors import CometError
-from comet_git.journal.events import Event, random_id, stable_id
+from comet_git.journal.events import Event, random_id, session_episode
 from comet_git.journal.log import DONE, FAILED, Journal
 from comet_git.journal.redact import redact_text
-from comet_git.learning.consolidate import place
+from comet_git.learning.consolidate import Placement, place
 from comet_git.learning.signals import LONG_TERM, SignalDecision, classify_signal
 from comet_git.provider import Query, RecordView, Remember
 from comet_git.provider.local import LocalProvider
@@ -35,6 +38,7 @@ class SignalResult:
 
     def to_json(self) -> dict[str, Any]:
         long_term = self.decision.kind == LONG_TERM
+        constraint = " ".join(self.decision.constraints) if long_term else self.event.signal_text
         return {
             "schema": SIGNAL_SCHEMA,
             "eventId": self.event.event_id,
@@ -46,17 +50,30 @@ class SignalResult:
             "stored": self.stored,
             "note": self.note,
             "record": self.record.as_dict() if self.record else None,
-            "constraint": None if long_term else str((self.event.signal or {}).get("text", "")),
+            "constraint": constraint or None,
         }
 
 
 def signal_event(
-    text: str, decision: SignalDecision, scope: str, project_key: str | None, episode: str | None
+    text: str,
+    decision: SignalDecision,
+    scope: str,
+    project_key: str | None,
+    episode: str | None,
+    session: str | None = None,
 ) -> Event:
     at = utc_now()
+    signal: dict[str, Any] = {
+        "text": text,
+        "kind": decision.kind,
+        "reason": decision.reason,
+        "cues": list(decision.cues),
+    }
+    if decision.rest:
+        signal["rule"] = decision.rule  # what was remembered of it
     return Event(
         event_id=random_id("ev"),
-        episode_id=episode or stable_id("ep", project_key or "global", "signals", at[:10]),
+        episode_id=episode or session_episode(project_key, session, at),
         type="user.signal",
         at=at,
         scope=scope,
@@ -64,13 +81,15 @@ def signal_event(
         actor="user",
         source="comet memory signal",
         context={"scopeReason": decision.scope_reason},
-        signal={
-            "text": text,
-            "kind": decision.kind,
-            "reason": decision.reason,
-            "cues": list(decision.cues),
-        },
+        signal=signal,
     )
+
+
+def journal_scope(decision: SignalDecision, scope: str | None, project_key: str | None) -> str:
+    """Where a statement is journaled: a long-term one where its record goes; a one-off in the
+    project it was said in, beside the task it limits, where reflection looks for it."""
+    chosen = scope or (decision.scope if decision.kind == LONG_TERM else "project")
+    return "global" if chosen == "project" and project_key is None else chosen
 
 
 def capture_signal(
@@ -80,16 +99,17 @@ def capture_signal(
     scope: str | None = None,
     learning: bool = True,
     episode: str | None = None,
+    session: str | None = None,
 ) -> SignalResult:
+    """Journal `text` (`episode`, else the episode of `session` in this project) and store its
+    rule when it is long-term."""
     if not text.strip():
         raise CometError("the statement is empty", hint='pass --text "what the user said"')
     text = redact_text(text)  # nothing derived from it (title, tasks) may carry a secret either
     decision = classify_signal(text)
-    chosen = scope or decision.scope
-    if chosen == "project" and provider.project_key is None:
-        chosen = "global"  # outside a repository only the person's own memory exists
+    chosen = journal_scope(decision, scope, provider.project_key)
     store = provider.store_for_scope(chosen)
-    event = signal_event(text, decision, chosen, provider.project_key, episode)
+    event = signal_event(text, decision, chosen, provider.project_key, episode, session)
     journal = Journal(store.create())
     journal.append([event])
     return process_signal(provider, journal, event, learning=learning, decision=decision)
@@ -104,7 +124,7 @@ def process_signal(
     decision: SignalDecision | None = None,
 ) -> SignalResult:
     """Make a journaled long-term signal a record (idempotent: remembering twice is a no-op)."""
-    text = str((event.signal or {}).get("text", ""))
+    text = event.signal_text
     decision = decision or classify_signal(text)
     if decision.kind != LONG_TERM:
         journal.mark([(event.event_id, DONE, None)])
@@ -112,18 +132,21 @@ def process_signal(
     if not learning:
         journal.mark([(event.event_id, DONE, None)])
         return SignalResult(event, decision, event.scope, None, False, "memory.learning is off: not stored")
+    rule = decision.rule if decision.rest else text  # unsplit, the statement keeps its own line breaks
     try:
         placed = place(
             provider,
             Remember(
-                text=text,
+                text=rule,
                 title=decision.title,
                 scope=event.scope,
                 memory_type=decision.memory_type,
                 memory_class=decision.memory_class,
-                selectors=Selectors(decision.paths, decision.tasks, decision.operations, decision.phases),
+                # No keywords: the rule's own words are matched as text, and a rule that names no
+                # place, operation or phase stands for the whole project (or all your memory).
+                selectors=Selectors(decision.paths, (), decision.operations, decision.phases),
                 evidence=(
-                    Evidence(kind="user.signal", summary=text[:300], event=event.event_id, at=event.at),
+                    Evidence(kind="user.signal", summary=rule[:300], event=event.event_id, at=event.at),
                 ),
             ),
         )
@@ -133,5 +156,13 @@ def process_signal(
         journal.mark([(event.event_id, FAILED, str(error))])
         raise
     journal.mark([(event.event_id, DONE, None)])
-    note = None if placed.action == "created" and not placed.superseded else placed.reason
-    return SignalResult(event, decision, event.scope, view, True, note)
+    return SignalResult(event, decision, event.scope, view, True, _note(decision, placed))
+
+
+def _note(decision: SignalDecision, placed: Placement) -> str | None:
+    """What the person should know beyond "remembered": what consolidation did, what was left out."""
+    plain = placed.action == "created" and not (placed.superseded or placed.conflicts)
+    notes = [] if plain else [placed.reason]
+    if decision.rest:
+        notes.append("remembered the rule only; journaled, not remembered: " + " ".join(decision.rest))
+    return "; ".join(notes) or None

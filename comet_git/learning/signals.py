@@ -21,7 +21,14 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-__all__ = ["LONG_TERM", "ONE_OFF", "SignalDecision", "classify_signal"]
+__all__ = [
+    "LONG_TERM",
+    "ONE_OFF",
+    "SignalDecision",
+    "about_answer_language",
+    "classify_signal",
+    "without_cues",
+]
 
 LONG_TERM = "long-term"
 ONE_OFF = "one-off"
@@ -44,8 +51,10 @@ class SignalDecision:
     paths: tuple[str, ...]
     operations: tuple[str, ...]
     phases: tuple[str, ...]
-    tasks: tuple[str, ...]
     title: str
+    rule: str  # what a long-term statement asks for the long term: the text to remember
+    rest: tuple[str, ...] = ()  # the parts of the statement left out of `rule` (journaled only)
+    constraints: tuple[str, ...] = ()  # those of `rest` that limit the current task ("this time")
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -251,6 +260,8 @@ _REPO_NAMED = _rx(
     r"|\b(?:in|for) (?:the|our) (?:repo|repository|codebase|monorepo)\b|\bour (?:repo|repository|codebase"
     r"|project)\b"
     r"|这个(?:项目|仓库|代码库)|本(?:项目|仓库)|该项目|项目(?:里|中|内)|仓库(?:里|中|内)"
+    # said to an agent working in a repository, "here" is that repository
+    rf"|\b(?:in |for )?here\b(?!{_APOS}s|\s+(?:and now|is|are)\b)"
 )
 _TEAM = _rx(rf"\bwe\b(?!{_APOS}(?:ll|d))|\bour\b|\bthe team\b|\bour team\b|我们(?!先)|团队|咱们")
 _WORKFLOW_OPS = frozenset({"commit", "review", "release", "deploy"})
@@ -459,115 +470,7 @@ def _extract_phases(text: str) -> tuple[str, ...]:
     return tuple(ph for ph, rx in _PHASE_RULES if rx.search(text))
 
 
-# ---------------------------------------------------------------------------------------------------------
-# Task keywords
-# ---------------------------------------------------------------------------------------------------------
-
-_EN_STOPWORDS = frozenset(
-    _words(
-        """
-    a an the and or but nor so yet for to of in on at by with from into onto over under about as than then
-    that this these those there here it its it's is are was were be been being am do does did done doing
-    have has had having will would shall should can could may might must need needs let lets let's
-    i i'm i'd i've me my mine we we'll we're our ours us you you're your yours he she they them their
-    what which who whom whose when where why how all any each every some no not don't doesn't didn't
-    won't isn't aren't can't never always ever again only just also too very really quite more most less
-    much many few one ones first later now today tonight tomorrow time times once still even please
-    from going forward rule rules standing long term long-term default prefer preferred want wants like
-    use using used make makes making put keep keeps give gives get gets got take run runs running
-    stop stopping suggest suggesting suggestions start fine okay ok sure thing things way ways well
-    instead rather than other else same new own per via etc whenever everywhere everything anything
-    something nothing need sure bother skip skipping hold until unless while before after during since
-    because though although if else whether either neither both yes
-    write writes writing wrote add adds adding include includes including touch touches leave open
-    look looks assume know knows allow allowed okay mind bother another against out into onto off
-    set sets put puts let's that's it's there's what's don't doesn't isn't aren't won't can't shouldn't
-    requirement requirements src lib repo repository project codebase project's respond thing stuff able
-    """
-    )
-)
-_ZH_STOP_TERMS = (
-    "从现在开始 演示的时候 这是长期要求 长期要求 这一次 这一回 先不要 不要再 一定要 我习惯 我们 你们 咱们"
-    " 以后 今后"
-    " 所有 每个 每次 一律 统一 永远 总是 始终 一直 必须 务必 长期 要求 这次 这回 本次 先别 先不 暂时 今天"
-    " 明天"
-    " 这个 那个 这些 那些 当前 演示 时候 之前 之后 后面 回头 直接 尽量 就行 可以 不用 不要 一下 给我 问我"
-    " 告诉我"
-    " 建议 允许 打开 关掉 删掉 加上 写进 主要 习惯 喜欢 不喜欢 偏好 默认 凡是 任何 全部 都要 都得 应该 需要"
-    " 项目 仓库 之类 一遍 再说"
-    " 的 了 在 把 给 用 都 也 就 和 与 或 及 请 将 被 是 吗 呢 吧 啊 们 我 你 他 她 它 再 先 别 不 要 里 上"
-    " 下 时"
-    " 写 加 跑 做 来 按 去 让 对 从 到 为 于 查 开 改 一 个 这 那 有 没 还 得 着 过 等 前 后 完 看 列"
-)
-_ZH_PROTECTED = (
-    "用户 重要 存在 优先 不同 不变 上下文 下载 上传 时间 时区 是否 下游 上游 上线 下线 开发 开关 发布 对象"
-    " 对比"
-    " 过期 等待 到期 一致 有效 没有 还原 为空 来源 加密 加载 解析 改动 改名 前端 后端 后台 前缀 后缀 前置"
-    " 看板 完整 完成 列表 队列"
-)
-_CJK_RUN = re.compile(r"[\u4e00-\u9fff]+")
-_ASCII_WORD = re.compile(r"[A-Za-z][A-Za-z0-9+#]*(?:['\u2019_-][A-Za-z0-9]+)*|\d{3,}")
 _CJK = re.compile(r"[\u4e00-\u9fff]")
-
-
-def _split_cjk(run: str) -> list[str]:
-    """Cut a run of Han characters longer than four into four-character pieces (a crude but stable split)."""
-    return [run[i : i + 4] for i in range(0, len(run), 4)]
-
-
-def _zh_terms(text: str) -> list[tuple[int, str]]:
-    out: list[tuple[int, str]] = []
-    for m in _CJK_RUN.finditer(text):
-        run = m.group(0)
-        # protect content words that contain a function character, then cut at stop terms
-        marked = run
-        for i, word in enumerate(_words(_ZH_PROTECTED)):
-            marked = marked.replace(word, f"\x00{i}\x01")
-        for stop in sorted(_words(_ZH_STOP_TERMS), key=len, reverse=True):
-            marked = marked.replace(stop, "|")
-        for i, word in enumerate(_words(_ZH_PROTECTED)):
-            marked = marked.replace(f"\x00{i}\x01", word)
-        offset = m.start()
-        for piece in marked.split("|"):
-            if len(piece) >= 2:
-                for chunk in _split_cjk(piece):
-                    if len(chunk) >= 2:
-                        out.append((offset + run.find(chunk), chunk))
-    return out
-
-
-def _extract_tasks(text: str, cues: tuple[str, ...]) -> tuple[str, ...]:
-    short_cues = (cue for cue in cues if len(cue.split()) <= 3)
-    cue_words = {w.lower() for cue in short_cues for w in re.findall(r"[A-Za-z'\u2019]+", cue)}
-    candidates: list[tuple[int, int, str]] = []  # (priority, position, word)
-    chinese = bool(_CJK.search(text))
-    first_word = True
-    for m in _ASCII_WORD.finditer(text):
-        word = m.group(0)
-        low = word.lower().replace("\u2019", "'")
-        is_first = first_word
-        first_word = False
-        if low in _EN_STOPWORDS or low in cue_words:
-            continue
-        acronym = word.isupper() and word.isalpha() and len(word) >= 2
-        if len(word) < 3 and not acronym:
-            continue
-        technical = (any(c.isupper() for c in word) and not is_first) or any(c.isdigit() for c in word)
-        candidates.append((0 if technical else 1, m.start(), word if chinese else low))
-    if chinese:
-        candidates.extend((1, pos, term) for pos, term in _zh_terms(text))
-    best = sorted(candidates, key=lambda c: (c[0], c[1]))
-    picked: list[tuple[int, str]] = []
-    seen: set[str] = set()
-    for _, pos, word in best:
-        if word.lower() in seen:
-            continue
-        seen.add(word.lower())
-        picked.append((pos, word))
-        if len(picked) == 4:
-            break
-    picked.sort()
-    return tuple(w for _, w in picked)
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -626,6 +529,55 @@ def _make_title(text: str) -> str:
 
 
 # ---------------------------------------------------------------------------------------------------------
+# The rule inside a prompt
+# ---------------------------------------------------------------------------------------------------------
+
+# A prompt often states a rule and asks for the work at hand in one breath ("always use uv here; now
+# add httpx", "以后都用 uv 管理依赖。现在帮我加上 httpx"): only the rule is memory.  Sentences and
+# semicolons separate the parts, and so does a comma before a word that turns to the request
+# ("..., now add httpx").  A comma alone never does: in "for this PR, always squash" the first half
+# limits the second.
+_PART_END = re.compile(r"(?<=[.!?;])\s+|(?<=[。\uff01\uff1f\uff1b])\s*")
+_TURN = re.compile(
+    r"\s*[,，]\s*(?=(?:and\s+)?(?:now|then|next|please|can you|could you|would you)\b"
+    r"|现在|然后|接下来|帮我|请帮|麻烦)",
+    re.IGNORECASE,
+)
+_REQUEST = _rx(rf"^(?:and\s+)?(?:please|can you|could you|would you|help me|let{_APOS}s)\b|帮我|请帮|麻烦")
+
+
+def _parts(text: str) -> list[str]:
+    return [part.strip() for chunk in _PART_END.split(text) for part in _TURN.split(chunk) if part.strip()]
+
+
+def _part_role(part: str) -> str:
+    """'rule' (long-term by itself), 'limit' (a one-off limiter: "don't commit this time"),
+    'request' (the work at hand: "now add httpx") or 'plain' (no cue either way)."""
+    hits = _find_cues(part)
+    if _decide(part, hits, _person_kind(part))[0] == LONG_TERM:
+        return "rule"
+    tiers = {hit.tier for hit in hits}
+    if _LIMITER in tiers:
+        return "limit"
+    if _POINTER in tiers or _REQUEST.search(part):
+        return "request"
+    return "plain"
+
+
+def _split_rule(text: str) -> tuple[str, tuple[str, ...], tuple[str, ...]]:
+    """(rule, rest, constraints) of a long-term statement.  A part without any cue stays with the
+    rule ("Always run ruff. Black too."): leaving out part of what the person asked for is worse
+    than keeping a few words too many.  When no part is a rule by itself, the whole is the rule."""
+    roles = [(part, _part_role(part)) for part in _parts(text)]
+    kept = [part for part, role in roles if role in ("rule", "plain")]
+    if len(kept) == len(roles) or all(role != "rule" for _, role in roles):
+        return text, (), ()
+    rest = tuple(part for part, role in roles if role in ("limit", "request"))
+    constraints = tuple(part for part, role in roles if role == "limit")
+    return " ".join(kept).rstrip(";,:\uff1b\uff0c\uff1a"), rest, constraints
+
+
+# ---------------------------------------------------------------------------------------------------------
 # The decision
 # ---------------------------------------------------------------------------------------------------------
 
@@ -676,16 +628,20 @@ def _decide(text: str, hits: list[_Hit], person: str | None) -> tuple[str, str]:
 
 
 def classify_signal(text: str) -> SignalDecision:
-    """Decide whether ``text`` is a long-term requirement or a one-off, and derive its record fields."""
+    """Decide whether ``text`` is a long-term requirement or a one-off, and derive its record fields.
+
+    The kind is the whole statement's; the record fields come from its rule (see :func:`_split_rule`),
+    so that the request said in the same breath neither becomes memory nor widens where it applies."""
     clean = " ".join(text.split())
     hits = _find_cues(clean)
-    person = _person_kind(clean)
-    kind, reason = _decide(clean, hits, person)
+    kind, reason = _decide(clean, hits, _person_kind(clean))
     cues = _unique(h.text for h in hits if h.tier != _POINTER or kind == ONE_OFF)
-    paths = _extract_paths(clean)
-    operations = _extract_operations(clean)
-    scope, scope_reason = _scope(clean, paths, person)
-    memory_type, memory_class = _type_and_class(clean, scope, person, operations)
+    rule, rest, constraints = _split_rule(clean) if kind == LONG_TERM else (clean, (), ())
+    person = _person_kind(rule)
+    paths = _extract_paths(rule)
+    operations = _extract_operations(rule)
+    scope, scope_reason = _scope(rule, paths, person)
+    memory_type, memory_class = _type_and_class(rule, scope, person, operations)
     return SignalDecision(
         kind=kind,
         reason=reason,
@@ -696,7 +652,28 @@ def classify_signal(text: str) -> SignalDecision:
         memory_class=memory_class,
         paths=paths,
         operations=operations,
-        phases=_extract_phases(clean),
-        tasks=_extract_tasks(clean, cues),
-        title=_make_title(clean),
+        phases=_extract_phases(rule),
+        title=_make_title(rule),
+        rule=rule,
+        rest=rest,
+        constraints=constraints,
     )
+
+
+def about_answer_language(text: str) -> bool:
+    """Whether ``text`` says which language to answer the person in (consolidation: two such
+    statements naming different languages contradict each other, whatever their other words)."""
+    return _ANSWER_LANGUAGE.search(" ".join(text.split())) is not None
+
+
+def without_cues(text: str) -> str:
+    """``text`` with its cue phrases ("from now on", "always", "以后", "this time"...) blanked out:
+    what is left says what the statement is about."""
+    clean = " ".join(text.split())
+    pieces: list[str] = []
+    last = 0
+    for hit in _find_cues(clean):
+        pieces.append(clean[last : hit.start])
+        last = hit.end
+    pieces.append(clean[last:])
+    return " ".join(pieces)

@@ -533,7 +533,7 @@ class LocalProvider:
             has_fts = index.has_fts
         for store_status in stores:
             conflicts.extend(
-                {"file": item.file, "line": item.line, "error": item.error}
+                {"kind": "duplicate-id", "file": item.file, "line": item.line, "error": item.error}
                 for item in store_status.invalid
                 if "already used by" in item.error
             )

@@ -54,6 +54,7 @@ FIELD_ORDER = (
     "evidence",
     "supersedes",
     "supersededBy",
+    "conflictsWith",
     "application",
     "version",
     "createdAt",
@@ -156,11 +157,16 @@ class Record(NamedTuple):
     evidence: tuple[Evidence, ...] = ()
     supersedes: tuple[str, ...] = ()
     superseded_by: tuple[str, ...] = ()
+    # Records it contradicts that the tool could not settle (another place, or unsure): both stay
+    # in use until the person decides, and `comet memory status` lists the pair.
+    conflicts_with: tuple[str, ...] = ()
     application: Application | None = None
 
     @property
     def manifest_summary(self) -> str:
-        return self.summary or derive_summary(self.text)
+        # A learned rule says all it knows in its entry (its later sentences carry the detail
+        # that makes it useful); your own words are summed up by their first sentence.
+        return self.summary or derive_summary(self.text, fill=self.authority == "inferred")
 
     def evolve(self, **changes: Any) -> Record:
         return self._replace(**changes)
@@ -182,6 +188,7 @@ class Record(NamedTuple):
             or None,
             "supersedes": list(self.supersedes) or None,
             "supersededBy": list(self.superseded_by) or None,
+            "conflictsWith": list(self.conflicts_with) or None,
             "application": self.application.to_json() if self.application else None,
             "version": self.version,
             "createdAt": self.created_at,
@@ -205,6 +212,7 @@ class Record(NamedTuple):
             "evidence": [item.to_json() for item in self.evidence],
             "supersedes": list(self.supersedes),
             "supersededBy": list(self.superseded_by),
+            "conflictsWith": list(self.conflicts_with),
             "application": self.application.to_json() if self.application else None,
             "version": self.version,
             "createdAt": self.created_at,
@@ -222,14 +230,23 @@ def normalize_newlines(text: str) -> str:
     return text.replace("\r\n", "\n").replace("\r", "\n")
 
 
-def derive_summary(text: str) -> str:
-    """The first sentence or line of the text, short enough for a manifest entry."""
+SUMMARY_LENGTH = 160
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s|(?<=[。！？])")
+
+
+def derive_summary(text: str, *, fill: bool = False) -> str:
+    """The first sentence or line of the text, short enough for a manifest entry; with `fill`,
+    as many of the first line's sentences as fit, so a manifest entry of a short rule says all
+    of it ("Use type(scope): subject. You usually give a scope, e.g. cli.")."""
     first = next((line.strip() for line in text.splitlines() if line.strip()), "")
     first = first.lstrip("#-* ").strip()
-    match = re.search(r"(?<=[.!?])\s|(?<=[。！？])", first)
-    if match:
-        first = first[: match.start()]
-    return first if len(first) <= 160 else first[:157].rstrip() + "..."
+    ends = [match.start() for match in _SENTENCE_END.finditer(first)]
+    if ends:
+        fitting = [end for end in ends if end <= SUMMARY_LENGTH] if fill else []
+        if fill and len(first) <= SUMMARY_LENGTH:
+            return first
+        first = first[: (fitting or ends)[-1 if fitting else 0]].rstrip()
+    return first if len(first) <= SUMMARY_LENGTH else first[: SUMMARY_LENGTH - 3].rstrip() + "..."
 
 
 LineFinder = Callable[[str], "int | None"]
@@ -286,6 +303,7 @@ class _Parser:
             evidence=self.evidence(data.get("evidence")),
             supersedes=self.id_list(data, "supersedes"),
             superseded_by=self.id_list(data, "supersededBy"),
+            conflicts_with=self.id_list(data, "conflictsWith"),
             application=self.application(data.get("application")),
             version=self.version(data.get("version")),
             created_at=self.timestamp(data, "createdAt"),
@@ -489,7 +507,8 @@ def record_from_json(data: Mapping[str, Any], *, source: str = "<index>") -> Rec
     front = {
         key: value for key, value in data.items() if key in FIELD_ORDER and value not in (None, [], {}, "")
     }
-    if front.get("summary") == derive_summary(str(data.get("text", ""))):
+    derived = derive_summary(str(data.get("text", "")), fill=data.get("authority") == "inferred")
+    if front.get("summary") == derived:
         # to_json fills in a derived summary; it is not part of the record itself.
         front.pop("summary")
     selectors = front.get("selectors")
