@@ -73,6 +73,8 @@ def remembered(repo: Path) -> Path:
     for args in (
         ["--text", "Auth code keeps sessions in the Redis session store.", "--path", "src/auth/**"],
         ["--scope", "global", "--type", "core-profile", "--text", "Reply to me in English, briefly."],
+        ["--text", "Always run make lint before committing.", "--operation", "commit"],
+        ["--text", "Session cookies are HttpOnly.", "--task", "session"],
     ):
         assert run_comet("memory", "remember", *args, cwd=repo).exit_code == 0
     return repo
@@ -121,6 +123,9 @@ def test_session_start_delivers_the_task_context(host: str, remembered: Path) ->
     text = context_of(host, event, hook(host, event, remembered))
     assert "Reply to me in English, briefly." in text
     assert "# Memory from comet-git" in text and len(text) < 10_000
+    # the project's standing rule from the first moment; nothing pulled in by the word "session"
+    assert "Always run make lint before committing." in text
+    assert "Session cookies" not in text
 
 
 @pytest.mark.parametrize("host", sorted(PATH_EVENTS))

@@ -813,3 +813,16 @@ def test_a_learned_habit_in_the_manifest_says_all_of_it(repo: Path) -> None:
     record = apply(repo, inferred(habit, operations=["commit"]))[0]["id"]
     entry = item(task(repo, "prepare the commit", "--operation", "commit"), record)
     assert entry["summary"] == habit
+
+
+def test_rules_held_back_are_said_so_with_a_hint_that_keeps_the_request(repo: Path) -> None:
+    remember(repo, "Parser errors carry the line and column.", "--task", "parser", "--operation", "edit")
+    args = ("--path", "src/parser.py", "--operation", "edit", "--context-budget", "0")
+    data = task(repo, "fix the parser crash", *args)
+    assert data["omitted"]["count"] == 1
+    assert data["omitted"]["hint"].startswith(
+        "comet memory retrieve --task 'fix the parser crash' --path src/parser.py --operation edit"
+    )
+    out = ok(invoke("task", "--task", "fix the parser crash", *args, cwd=repo)).stdout
+    assert "No remembered preference applies" not in out
+    assert "Remembered preferences apply, but none was delivered" in out
