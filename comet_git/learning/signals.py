@@ -263,6 +263,13 @@ _REPO_NAMED = _rx(
     # said to an agent working in a repository, "here" is that repository
     rf"|\b(?:in |for )?here\b(?!{_APOS}s|\s+(?:and now|is|are)\b)"
 )
+# Said of every repository: "in all my projects", "所有项目".  Checked before what names this one.
+_ALL_PROJECTS = _rx(
+    r"\b(?:in|for|across) (?:all|every|each|any) (?:of )?(?:my |our )?"
+    r"(?:projects?|repos?|repositories|codebases?)\b|\bwhatever the (?:project|repo)\b"
+    r"|(?:所有|每个|任何|全部)(?:的)?(?:项目|仓库)|不管(?:哪个|什么)(?:项目|仓库)"
+)
+_EVERYWHERE = _rx(r"\beverywhere\b|\bin general\b")
 _TEAM = _rx(rf"\bwe\b(?!{_APOS}(?:ll|d))|\bour\b|\bthe team\b|\bour team\b|我们(?!先)|团队|咱们")
 _WORKFLOW_OPS = frozenset({"commit", "review", "release", "deploy"})
 
@@ -279,6 +286,9 @@ def _person_kind(text: str) -> str | None:
 
 
 def _scope(text: str, paths: tuple[str, ...], person: str | None) -> tuple[str, str]:
+    m = _ALL_PROJECTS.search(text)
+    if m:
+        return "global", f'global: "{m.group(0)}" holds in every repository'
     m = _REPO_NAMED.search(text)
     if m:
         return "project", f'project: "{m.group(0)}" names this repository'
@@ -294,10 +304,19 @@ def _scope(text: str, paths: tuple[str, ...], person: str | None) -> tuple[str, 
     m = _TEAM.search(text)
     if m:
         return "project", f'project: "{m.group(0)}" states a team convention of this repository'
-    m = _PERSON_PREF.search(text)
+    m = _EVERYWHERE.search(text)
+    if m:
+        return "global", f'global: "{m.group(0)}" holds in every repository'
+    m = _PERSON_PREF.search(text) or _COLLAB.search(text)
     if m:
         return "global", f'global: "{m.group(0)}" is a preference of the person, not tied to this repository'
-    return "global", "global: it names no repository, path or team convention, so it follows the person"
+    # In doubt, the narrower scope: a rule kept for this repository can be widened by hand
+    # (--scope global), while a rule about one repository that followed the person would reach
+    # every other one.
+    return (
+        "project",
+        "project: it names nothing that follows the person everywhere, so it stays with this repository",
+    )
 
 
 def _type_and_class(
