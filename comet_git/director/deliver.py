@@ -73,7 +73,10 @@ def plan(candidates: list[Candidate], already_given: int, request: TaskRequest) 
     # RESERVED best is kept before the core profile and the policies in full take the rest, and
     # core items that did not fit in full become manifest entries last.
     ahead = [c for c in others if c.reached and c.tier >= SELECTED][:RESERVED]
-    reserve = sum(c.manifest_length for c in ahead if c.manifest_length <= request.budget)
+    # (at most half the budget: the core profile keeps the other half)
+    reserve = min(
+        sum(c.manifest_length for c in ahead if c.manifest_length <= request.budget), request.budget // 2
+    )
     if sum(c.text_length for c in core) + reserve <= request.budget:
         order = core
     else:  # the core items that concern the request first, then the shorter ones

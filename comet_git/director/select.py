@@ -40,7 +40,8 @@ from comet_git.director.paths import match as path_match
 from comet_git.director.paths import request_keys
 from comet_git.director.text import Slot, TaskText, bm25_scores, coverage, fts_query, mentions, unique_slots
 
-LEXICAL_FLOOR = 0.2  # relevance below this is noise
+LEXICAL_FLOOR = 0.2  # relevance below this is no match by itself
+HINT_FLOOR = 0.05  # ... though from this it orders records matched otherwise
 STRONG_RELEVANCE = 0.5  # relevance from which text alone counts as a direct match
 
 
@@ -176,7 +177,7 @@ def select(
             ranked[row[_ROWID]] = (row[0], ranker.rank(row, 0.0))
         keyword_hits = _keyword_hits(connection, request.task, has_fts)
         relevance = searching.result()
-        relevant = [rowid for rowid, value in relevance.items() if value >= LEXICAL_FLOOR]
+        relevant = [rowid for rowid, value in relevance.items() if value >= HINT_FLOOR]
         rows = [standing[rowid] for rowid in relevant if rowid in standing]
         if not everything:
             hits = [rowid for rowid in _hits(relevance, keyword_hits) if rowid not in standing]
@@ -228,7 +229,7 @@ class _Ranker:
             if matched is None:
                 return f"path {request.path} does not match its paths selector"
             why.append(f"path matches {matched}")
-            matches += 3.0 + min(0.25 * matched.strip("/").count("/"), 1.0)
+            matches += 2.0 + min(0.5 * matched.strip("/").count("/"), 2.0)
             strong = True
         selected = False  # an operation or phase selector matched
         telling = False  # ... one that most rules do not carry (see common_selectors)
@@ -255,8 +256,10 @@ class _Ranker:
             why.append("task is about " + ", ".join(meant[:3]))
             matches += min(1.5 * len(meant), 3.0)
             strong = True
+        # Text too faintly relevant to count as a match still orders the records that match
+        # only by an operation or as standing rules: the ones nearer the task first.
+        matches += 4.0 * min(relevant, 1.0)
         if relevant >= LEXICAL_FLOOR:
-            matches += 4.0 * min(relevant, 1.0)
             if not said and not meant:
                 why.append("task text is relevant" + (" (strongly)" if relevant >= STRONG_RELEVANCE else ""))
             strong = strong or relevant >= STRONG_RELEVANCE
@@ -364,7 +367,7 @@ def common_selectors(connection: Any, stores: list[str], request: TaskRequest) -
 
 
 def _hits(relevance: dict[int, float], keyword_hits: list[int]) -> list[int]:
-    return [rowid for rowid, value in relevance.items() if value >= LEXICAL_FLOOR] + keyword_hits
+    return [rowid for rowid, value in relevance.items() if value >= HINT_FLOOR] + keyword_hits
 
 
 _COLUMNS = (
