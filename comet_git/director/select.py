@@ -7,18 +7,26 @@ records (none of these are even read), and a record whose `paths`, `operations` 
 `phases` selector is set and does not match a value the request gives.  A selector on
 a dimension the request leaves out excludes nothing.
 
-A candidate is delivered only with at least one positive match: a path selector that
-matched, a `tasks` keyword the task mentions, text relevant to the task, or an operation
-or phase selector that matched on a rule that has no path or keyword selector (such a rule
-fires on its operation alone: "before committing, ..."); core-profile records need none.
+A candidate is delivered only with at least one positive match, and candidates rank by the
+kind of match (their tier, deliver.py) first:
 
-Score (higher first).  How well the request matches comes first:
+    DIRECT    a path selector that matched, a `tasks` keyword the task mentions (or names through
+              its concept), text relevant to the task, or an operation or phase selector that
+              matched on a rule with no path or keyword selector (it fires on its operation alone)
+    SELECTED  an operation or phase selector that matched, on a rule with keywords or paths
+    STANDING  an explicit, proven rule with no selector at all ("current project"); at session
+              start, any proven rule with no path or keyword selector; core-profile records
+    COMMON    as SELECTED, on an operation or phase that most such rules carry (common_selectors)
+    USED      at session start, the rules used successfully before
 
-    path matched                     3.0 (+0.25 per literal folder of the pattern, at most +1.0)
-    operation / phase matched        2.0 / 1.0 for a rule that fires on it alone, else 0.5 / 0.25
-    each tasks keyword mentioned     2.0 (at most 4.0)
+Score within a tier (higher first).  How well the request matches comes first:
+
+    path matched                     2.0 (+0.5 per literal folder of the pattern, at most +2.0)
+    operation / phase matched        2.0 / 1.0 for a rule that fires on it alone, else 1.0 / 0.5
+    each tasks keyword mentioned     2.0 (at most 4.0); named through its concept 1.5 (at most 3.0)
     text relevance                   4.0 * relevance (0..1: the idf-weighted share of the task's
-                                     words the record contains, times its BM25 against the best)
+                                     words the record contains, times its BM25 against the best);
+                                     a match from LEXICAL_FLOOR, an order among the others below it
 
 then what orders records that match alike, and what outcomes taught:
 
@@ -94,7 +102,7 @@ class Candidate:
         score: float,
         why: list[str],
         strong: bool,  # a selector or keyword matched, or the text is clearly relevant
-        tier: int,  # DIRECT, SELECTED, STANDING or USED: ranks before the score
+        tier: int,  # DIRECT, SELECTED, STANDING, COMMON or USED: ranks before the score
         scope: str,
     ) -> None:
         self.id = id
