@@ -307,6 +307,8 @@ def test_an_explicit_rule_without_selectors_stands_for_the_whole_project(repo: P
     assert ids(data) == [direct, standing]
     assert "a standing rule of this project" in item(data, standing)["whyApplied"]
     assert standing in ids(task(repo, "rename the settings page"))
+    everywhere = remember(repo, "Prefer sequence diagrams.", "--scope", "global")
+    assert everywhere not in ids(task(repo, "rename the settings page"))  # global rules never stand
 
 
 def test_an_operation_match_counts_even_when_the_keywords_differ(repo: Path) -> None:

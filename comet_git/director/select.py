@@ -14,8 +14,8 @@ kind of match (their tier, deliver.py) first:
               its concept), text relevant to the task, or an operation or phase selector that
               matched on a rule with no path or keyword selector (it fires on its operation alone)
     SELECTED  an operation or phase selector that matched, on a rule with keywords or paths
-    STANDING  an explicit, proven rule with no selector at all ("current project"); at session
-              start, any proven rule with no path or keyword selector; core-profile records
+    STANDING  a project's explicit, proven rule with no selector at all ("current project"); at
+              session start, any proven project rule with no path or keyword selector; core profile
     COMMON    as SELECTED, on an operation or phase that most such rules carry (common_selectors)
     USED      at session start, the rules used successfully before
 
@@ -272,7 +272,7 @@ class _Ranker:
                 why.append("task text is relevant" + (" (strongly)" if relevant >= STRONG_RELEVANCE else ""))
             strong = strong or relevant >= STRONG_RELEVANCE
         direct = strong or fired or relevant >= LEXICAL_FLOOR
-        standing = self.standing(paths, tasks, operations, phases)
+        standing = self.standing(row)
         tier = self.tier(direct, selected, telling, memory_type, authority, lifecycle, standing, outcomes)
         if tier is None:
             return "nothing in the request matches it (no selector, keyword or relevant text)"
@@ -309,13 +309,18 @@ class _Ranker:
             scope,
         )
 
-    def standing(self, paths: str, tasks: str, operations: str, phases: str) -> bool:
-        """A rule with no narrowing selector: it matches the current project (or, when it is
-        global, your memory) whatever the request.  At session start, where the request gives
-        no operation or phase, a rule that waits only for one stands too."""
-        if paths or tasks:
+    def standing(self, row: tuple[Any, ...]) -> bool:
+        """A project's policy with no narrowing selector, explicit: it matches the current
+        project whatever the request.  At session start, where the request gives no operation
+        or phase, a proven policy that waits only for one stands too, whoever formed it.
+
+        Global rules never stand: "your global memory" says nothing about a request (what
+        should reach every request everywhere is core profile), and a rule about one
+        repository taken for a global one would otherwise reach every other repository."""
+        (_, memory_type, authority, _, scope, _, paths, operations, phases, tasks, *_) = row
+        if scope != "project" or memory_type != "collaboration-policy" or paths or tasks:
             return False
-        return self.session_start or (not operations and not phases)
+        return self.session_start or (authority == "explicit" and not operations and not phases)
 
     def tier(
         self,
@@ -333,10 +338,7 @@ class _Ranker:
             return DIRECT
         if selected and telling:
             return SELECTED
-        policy = memory_type == "collaboration-policy"
-        if memory_type == "core-profile" or (
-            policy and standing and lifecycle == "proven" and (authority == "explicit" or self.session_start)
-        ):
+        if memory_type == "core-profile" or (standing and lifecycle == "proven"):
             return STANDING
         if selected:  # only on an operation (or phase) that most rules carry, such as edit
             return COMMON
@@ -451,8 +453,8 @@ def _rows(
                 " DESC, updated_jd DESC LIMIT ?)"
             )
             params += [*stores, *keys, *keys, request.max_entries + DETAIL_SLACK]
-        # Standing rules: proven, with no path or keyword selector (explicit ones with no
-        # selector at all match every request; at session start, any such rule does).
+        # Standing rules: the project's proven policies with no path or keyword selector (explicit
+        # ones with no selector at all match every request; at session start, any such rule does).
         narrow = (
             ""
             if request.session_start
@@ -463,6 +465,7 @@ def _rows(
         selects.append(
             f"SELECT * FROM (SELECT {_COLUMNS} FROM records INDEXED BY records_standing"
             " WHERE memory_type != 'core-profile' AND sel_paths = '' AND tasks = '' AND lifecycle = 'proven'"
+            " AND scope = 'project'"
             f" AND {conditions}{narrow} ORDER BY scope = 'project' DESC, updated_jd DESC LIMIT ?)"
         )
         params += [*stores, *keys, request.max_entries + DETAIL_SLACK]
