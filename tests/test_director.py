@@ -828,3 +828,14 @@ def test_rules_held_back_are_said_so_with_a_hint_that_keeps_the_request(repo: Pa
     out = ok(invoke("task", "--task", "fix the parser crash", *args, cwd=repo)).stdout
     assert "No remembered preference applies" not in out
     assert "Remembered preferences apply, but none was delivered" in out
+
+
+def test_rules_that_share_keywords_with_the_best_match_come_along(repo: Path) -> None:
+    """Query expansion from the records' own keywords: the task names one flag rule's words,
+    the other flag rules concern it too."""
+    cleanup = remember(repo, "Remove a flag after two weeks at 100%.", "--task", "flag", "--task", "cleanup")
+    naming = remember(repo, "Name flags after the behaviour.", "--task", "flag", "--task", "naming")
+    remember(repo, "Run the linter.", "--task", "lint")
+    data = task(repo, "clean up the old banner code")
+    assert ids(data) == [cleanup, naming]
+    assert "shares keywords with the best match (flag)" in item(data, naming)["whyApplied"]

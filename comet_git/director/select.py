@@ -88,7 +88,7 @@ class Candidate:
 
     __slots__ = (
         "id", "lifecycle", "manifest_length", "memory_type", "reached", "rowid", "scope", "score", "strong",
-        "summary", "text", "text_length", "tier", "title", "why",
+        "summary", "tasks", "text", "text_length", "tier", "title", "why",
     )  # fmt: skip
 
     def __init__(
@@ -104,6 +104,7 @@ class Candidate:
         strong: bool,  # a selector or keyword matched, or the text is clearly relevant
         tier: int,  # DIRECT, SELECTED, STANDING, COMMON or USED: ranks before the score
         scope: str,
+        tasks: str,  # its `tasks` keywords, one a line (for the kin of the best matches)
     ) -> None:
         self.id = id
         self.rowid = rowid
@@ -116,6 +117,7 @@ class Candidate:
         self.strong = strong
         self.tier = tier
         self.scope = scope
+        self.tasks = tasks
         self.reached = True  # ranked high enough for delivery to consider it
         self.title = self.summary = self.text = ""
 
@@ -170,6 +172,7 @@ def select(
     now = connection.execute("SELECT julianday('now')").fetchone()[0]
     ranker = _Ranker(request, now, common_selectors(connection, stores, request))
     ranked: dict[int, tuple[str, Candidate | str]] = {}  # rowid -> (id, candidate or why excluded)
+    read: list[tuple[Any, ...]] = []  # rows ranked before the last ones (the threaded search)
     if search is None:
         relevance, keyword_hits = _search(connection, request.task, has_fts)
         rows = _rows(connection, stores, request, _hits(relevance, keyword_hits), everything)
@@ -181,6 +184,7 @@ def select(
         searching = _Background(_lexical_apart, search, request.task, has_fts)
         rows = _rows(connection, stores, request, [], everything)
         standing = {row[_ROWID]: row for row in rows}
+        read = rows
         for row in rows:
             ranked[row[_ROWID]] = (row[0], ranker.rank(row, 0.0))
         keyword_hits = _keyword_hits(connection, request.task, has_fts)
@@ -192,6 +196,8 @@ def select(
             rows += _rows(connection, stores, request, hits, everything, standing=False)
     for row in rows:
         ranked[row[_ROWID]] = (row[0], ranker.rank(row, relevance.get(row[_ROWID], 0.0)))
+    if not everything and not request.session_start:
+        _rank_kin(connection, stores, request, has_fts, ranker, ranked, [*read, *rows], relevance)
     chosen = [outcome for _, outcome in ranked.values() if isinstance(outcome, Candidate)]
     excluded = {record_id: outcome for record_id, outcome in ranked.values() if isinstance(outcome, str)}
     # Best first: by tier, then score; equal scores by id (stable sorts: faster than a key of tuples).
@@ -222,6 +228,7 @@ class _Ranker:
         self.now = now  # the Julian day
         self.session_start = request.session_start
         self.common = common  # the request's operation or phase, when most rules carry it
+        self.kin: TaskText | None = None  # the keywords of the best direct matches (see _rank_kin)
 
     def rank(self, row: tuple[Any, ...], relevant: float) -> Candidate | str:
         """The candidate a row makes, or why it is excluded; `relevant` is its text relevance."""
@@ -256,6 +263,7 @@ class _Ranker:
             selected, telling = True, telling or phase not in self.common
         fired = selected and only_operations
         said, meant = mentions(self.task, tasks.split("\n")) if tasks else ([], [])
+        kin = mentions(self.kin, tasks.split("\n"))[0] if tasks and self.kin is not None else []
         if said:
             why.append("task mentions " + ", ".join(said[:3]))
             matches += min(2.0 * len(said), 4.0)
@@ -272,6 +280,10 @@ class _Ranker:
                 why.append("task text is relevant" + (" (strongly)" if relevant >= STRONG_RELEVANCE else ""))
             strong = strong or relevant >= STRONG_RELEVANCE
         direct = strong or fired or relevant >= LEXICAL_FLOOR
+        if kin and not direct:
+            why.append("shares keywords with the best match (" + ", ".join(kin[:3]) + ")")
+            matches += min(1.0 * len(kin), 2.0)
+            selected, telling = True, True
         standing = self.standing(row)
         tier = self.tier(direct, selected, telling, memory_type, authority, lifecycle, standing, outcomes)
         if tier is None:
@@ -307,6 +319,7 @@ class _Ranker:
             strong,
             tier,
             scope,
+            tasks,
         )
 
     def standing(self, row: tuple[Any, ...]) -> bool:
@@ -345,6 +358,41 @@ class _Ranker:
         if self.session_start and outcomes and not outcomes.startswith("0 "):
             return USED
         return None
+
+
+KIN_SEEDS = 2  # the best direct matches whose keywords find their kin
+
+
+def _rank_kin(
+    connection: Any,
+    stores: list[str],
+    request: TaskRequest,
+    has_fts: bool,
+    ranker: _Ranker,
+    ranked: dict[int, tuple[str, Candidate | str]],
+    rows: list[tuple[Any, ...]],
+    relevance: dict[int, float],
+) -> None:
+    """Query expansion from the records' own `tasks` vocabulary: the rules that share keywords
+    with the best direct matches (a task that names a flag rule's words also concerns the other
+    flag rules, whatever they are worded in) become matches too, below the direct ones."""
+    best = sorted(
+        (c for _, c in ranked.values() if isinstance(c, Candidate) and c.tier == DIRECT and c.tasks
+         and c.memory_type != "core-profile" and c.strong),
+        key=attrgetter("score"), reverse=True,
+    )[:KIN_SEEDS]  # fmt: skip
+    keywords = sorted({keyword for c in best for keyword in c.tasks.split("\n")})
+    if not keywords:
+        return
+    ranker.kin = TaskText(" ".join(keywords))
+    known = {row[_ROWID] for row in rows}
+    hits = [rowid for rowid in _keyword_hits(connection, " ".join(keywords), has_fts) if rowid not in known]
+    fresh = _rows(connection, stores, request, hits, False, standing=False) if hits else []
+    for row in [*rows, *fresh]:
+        outcome = ranked.get(row[_ROWID], ("", ""))[1]
+        if isinstance(outcome, Candidate) and outcome.tier == DIRECT:
+            continue
+        ranked[row[_ROWID]] = (row[0], ranker.rank(row, relevance.get(row[_ROWID], 0.0)))
 
 
 COMMON_SHARE = 0.3  # an operation or phase that this share of the selected rules carry says little
