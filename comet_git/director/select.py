@@ -666,10 +666,8 @@ def _lexical(connection: Any, task: str, has_fts: bool) -> dict[int, float]:
             [json.dumps([rowid for rowid, _ in best])],
         ).fetchall()
     )
-    # The terms are single-spaced tokens: " token " in " terms " says whether one is there,
-    # a few times faster than splitting every record's terms into a set.
     return {
-        rowid: coverage(wanted, idf, f" {terms.get(rowid, '')} ") * (0.5 + 0.5 * score / top)
+        rowid: coverage(wanted, idf, terms.get(rowid, "")) * (0.5 + 0.5 * score / top)
         for rowid, score in best
     }
 
@@ -694,8 +692,7 @@ def _lexical_without_fts(connection: Any, task: str, wanted: list[Slot]) -> dict
     bm25 = {int(key): value for key, value in bm25_scores(task, documents).items()}
     best = max(bm25.values(), default=0.0) or 1.0
     return {
-        rowid: coverage(wanted, idf, f" {documents.get(rowid, '')} ")
-        * (0.5 + 0.5 * bm25.get(rowid, 0.0) / best)
+        rowid: coverage(wanted, idf, documents.get(rowid, "")) * (0.5 + 0.5 * bm25.get(rowid, 0.0) / best)
         for rowid in found
     }
 

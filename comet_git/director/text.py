@@ -155,12 +155,11 @@ def bm25_scores(query: str, documents: dict[str, str], k1: float = 1.2, b: float
     return scores
 
 
-def coverage(wanted: list[Slot], idf: dict[str, float], present: Iterable[str] | str) -> float:
-    """The idf-weighted share of the `wanted` words that `present` (tokens, or single-spaced
-    terms with a space at each end) contains; a word found only through its concept counts
-    CONCEPT_WEIGHT of itself.  Words no record contains weigh nothing."""
-    has = present.__contains__ if isinstance(present, str) else set(present).__contains__
-    spaced = isinstance(present, str)
+def coverage(wanted: list[Slot], idf: dict[str, float], terms: str) -> float:
+    """The idf-weighted share of the `wanted` words that `terms` (single-spaced tokens) contains;
+    a word found only through its concept counts CONCEPT_WEIGHT of itself.  Words no record
+    contains weigh nothing."""
+    present = f" {terms} "  # " token " in " terms ": a few times faster than a set of the terms
     total = covered = 0.0
     for slot in wanted:
         weight = idf.get(slot.token, 0.0) or CONCEPT_WEIGHT * max(
@@ -169,9 +168,9 @@ def coverage(wanted: list[Slot], idf: dict[str, float], present: Iterable[str] |
         if not weight:
             continue
         total += weight
-        if has(f" {slot.token} " if spaced else slot.token):
+        if f" {slot.token} " in present:
             covered += weight
-        elif any(has(f" {c} " if spaced else c) for c in slot.concepts):
+        elif any(f" {c} " in present for c in slot.concepts):
             covered += CONCEPT_WEIGHT * weight
     return covered / total if total else 0.0
 
