@@ -48,8 +48,7 @@ from comet_git.director.paths import match as path_match
 from comet_git.director.paths import request_keys
 from comet_git.director.text import Slot, TaskText, bm25_scores, coverage, fts_query, mentions, unique_slots
 
-LEXICAL_FLOOR = 0.2  # relevance below this is no match by itself
-HINT_FLOOR = 0.05  # ... though from this it orders records matched otherwise
+LEXICAL_FLOOR = 0.2  # relevance below this is no match by itself (it still orders other matches)
 STRONG_RELEVANCE = 0.5  # relevance from which text alone counts as a direct match
 
 
@@ -179,7 +178,7 @@ def select(
     else:
         # The rows that need no search are read and ranked (as if no text were relevant)
         # while the text search runs; the few that the text turns out to be relevant to are
-        # ranked again (relevance below LEXICAL_FLOOR counts as none), and the search's other
+        # ranked again, and the search's other
         # hits read and ranked after.
         searching = _Background(_lexical_apart, search, request.task, has_fts)
         rows = _rows(connection, stores, request, [], everything)
@@ -189,7 +188,7 @@ def select(
             ranked[row[_ROWID]] = (row[0], ranker.rank(row, 0.0))
         keyword_hits = _keyword_hits(connection, request.task, has_fts)
         relevance = searching.result()
-        relevant = [rowid for rowid, value in relevance.items() if value >= HINT_FLOOR]
+        relevant = [rowid for rowid, value in relevance.items() if value > 0]  # ranked again
         rows = [standing[rowid] for rowid in relevant if rowid in standing]
         if not everything:
             hits = [rowid for rowid in _hits(relevance, keyword_hits) if rowid not in standing]
@@ -388,7 +387,11 @@ def _rank_kin(
     known = {row[_ROWID] for row in rows}
     hits = [rowid for rowid in _keyword_hits(connection, " ".join(keywords), has_fts) if rowid not in known]
     fresh = _rows(connection, stores, request, hits, False, standing=False) if hits else []
+    words = [keyword.lower() for keyword in keywords]
     for row in [*rows, *fresh]:
+        tasks = row[_TASKS].lower()
+        if not tasks or not any(word in tasks for word in words):
+            continue  # shares no keyword: ranked as it was (a cheap test before the exact one)
         outcome = ranked.get(row[_ROWID], ("", ""))[1]
         if isinstance(outcome, Candidate) and outcome.tier == DIRECT:
             continue
@@ -425,14 +428,16 @@ def common_selectors(connection: Any, stores: list[str], request: TaskRequest) -
 
 
 def _hits(relevance: dict[int, float], keyword_hits: list[int]) -> list[int]:
-    return [rowid for rowid, value in relevance.items() if value >= HINT_FLOOR] + keyword_hits
+    """The rows the text search found worth reading: relevance that fainter than LEXICAL_FLOOR
+    only orders rows read for another match (an operation, a standing rule)."""
+    return [rowid for rowid, value in relevance.items() if value >= LEXICAL_FLOOR] + keyword_hits
 
 
 _COLUMNS = (
     "id, memory_type, authority, lifecycle, scope, updated_jd, sel_paths, sel_operations, sel_phases, tasks,"
     " rowid, outcomes, text_length, manifest_length"
 )
-_ROWID = 10  # its place in _COLUMNS
+_TASKS, _ROWID = 9, 10  # their places in _COLUMNS
 
 
 def _rows(
