@@ -375,11 +375,13 @@ def _rank_kin(
     """Query expansion from the records' own `tasks` vocabulary: the rules that share keywords
     with the best direct matches (a task that names a flag rule's words also concerns the other
     flag rules, whatever they are worded in) become matches too, below the direct ones."""
-    best = sorted(
-        (c for _, c in ranked.values() if isinstance(c, Candidate) and c.tier == DIRECT and c.tasks
-         and c.memory_type != "core-profile" and c.strong),
-        key=attrgetter("score"), reverse=True,
-    )[:KIN_SEEDS]  # fmt: skip
+    direct = [c for _, c in ranked.values() if isinstance(c, Candidate) and c.tier == DIRECT
+              and c.memory_type != "core-profile"]  # fmt: skip
+    if len(direct) >= request.max_entries + DIRECT_POLICIES:
+        return  # direct matches fill everything delivery could hold: kin, ranked below them, would not show
+    best = sorted((c for c in direct if c.tasks and c.strong), key=attrgetter("score"), reverse=True)[
+        :KIN_SEEDS
+    ]
     keywords = sorted({keyword for c in best for keyword in c.tasks.split("\n")})
     if not keywords:
         return
