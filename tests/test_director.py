@@ -839,3 +839,17 @@ def test_rules_that_share_keywords_with_the_best_match_come_along(repo: Path) ->
     data = task(repo, "clean up the old banner code")
     assert ids(data) == [cleanup, naming]
     assert "shares keywords with the best match (flag)" in item(data, naming)["whyApplied"]
+
+
+def test_a_non_utf8_request_path_is_answered_not_a_traceback(repo: Path) -> None:
+    """The agent's entry point never fails: bytes that are not UTF-8 come back escaped."""
+    import subprocess
+    import sys
+
+    comet = Path(sys.executable).with_name("comet")
+    done = subprocess.run(
+        [str(comet), "task", "--task", "fix it", "--path", b"src/\xff.py", "--json"],
+        cwd=repo, capture_output=True, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0 and b"Traceback" not in done.stderr
+    assert json.loads(done.stdout)["request"]["path"] == "src/\udcff.py"

@@ -27,4 +27,6 @@ class Output(NamedTuple):
             rendered = json.dumps(self.data, ensure_ascii=False, indent=2)
         else:
             rendered = self.text if isinstance(self.text, str) else self.text()
-        return [rendered.encode("utf-8"), b"" if rendered.endswith("\n") else b"\n"]
+        # A non-UTF-8 argument (Python keeps its bytes as lone surrogates) comes back as an
+        # escape, "\udcff": valid JSON and readable text, never an encoding error.
+        return [rendered.encode("utf-8", "backslashreplace"), b"" if rendered.endswith("\n") else b"\n"]
