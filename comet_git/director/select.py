@@ -385,12 +385,15 @@ def _rank_kin(
     keywords = sorted({keyword for c in best for keyword in c.tasks.split("\n")})
     if not keywords:
         return
-    ranker.kin = TaskText(" ".join(keywords))
-    known = {row[_ROWID] for row in rows}
-    hits = [rowid for rowid in _keyword_hits(connection, " ".join(keywords), has_fts) if rowid not in known]
-    fresh = _rows(connection, stores, request, hits, False, standing=False) if hits else []
+    seeds = " ".join(keywords)
+    ranker.kin = TaskText(seeds)
+    # A row may have been read twice (by several of _rows's queries): rank each once.
+    known = {row[_ROWID]: row for row in rows}
+    hits = [rowid for rowid in _keyword_hits(connection, seeds, has_fts) if rowid not in known]
+    for row in _rows(connection, stores, request, hits, False, standing=False) if hits else []:
+        known[row[_ROWID]] = row
     words = [keyword.lower() for keyword in keywords]
-    for row in [*rows, *fresh]:
+    for row in known.values():
         tasks = row[_TASKS].lower()
         if not tasks or not any(word in tasks for word in words):
             continue  # shares no keyword: ranked as it was (a cheap test before the exact one)
