@@ -58,10 +58,11 @@ from _common import REPO_ROOT, add_common_arguments, bench_environment
 
 DEV_SET = Path("/work/shared/eval/director-dev.json")
 EXTRA_SET = REPO_ROOT / "tests" / "data" / "director-extra.json"
-# A second set to tune on (other topics than the dev set), and the held-out sets: written blind,
-# by someone who never saw the director's code or results, and never tuned on.  Their weak
+# Sets to tune on (other topics than the dev set), and the held-out sets: written blind, by
+# someone who never saw the director's code or results, and never tuned on.  Their weak
 # requests are not printed (--show-heldout does), so that nobody tunes on them by accident.
-TUNE_SET = REPO_ROOT / "benchmarks" / "data" / "director-tune.json"
+# A held-out set whose weak requests have been read is held out no more: it moves to tuning/.
+TUNE_DIR = REPO_ROOT / "benchmarks" / "data" / "tuning"
 HELDOUT_DIR = REPO_ROOT / "benchmarks" / "data" / "heldout"
 DEFAULT_BUDGET = 6000
 BASELINE_DEPTH = 10
@@ -760,7 +761,7 @@ def main() -> None:
         "--extra", action="store_true", help=f"same as --cases {EXTRA_SET.relative_to(REPO_ROOT)}"
     )
     parser.add_argument(
-        "--all", action="store_true", help="the dev set, the extra set, the tuning set and every held-out set"
+        "--all", action="store_true", help="the dev set, the extra set, every tuning set and every held-out set"
     )
     parser.add_argument(
         "--show-heldout", action="store_true", help="print weak requests of held-out sets too"
@@ -770,7 +771,7 @@ def main() -> None:
     args = parser.parse_args()
     sets = [args.data, *args.cases, *([EXTRA_SET] if args.extra or args.all else [])]
     if args.all:
-        sets += [TUNE_SET, *sorted(HELDOUT_DIR.glob("*.json"))]
+        sets += [*sorted(TUNE_DIR.glob("*.json")), *sorted(HELDOUT_DIR.glob("*.json"))]
 
     evaluations = []
     stdout = sys.stdout  # with --json, only the JSON goes there; the header goes to stderr
