@@ -237,6 +237,7 @@ class _Ranker:
         why: list[str] = ["current project" if scope == "project" else "your global memory"]
         matches = 0.0  # how well the request matches: ranks first
         strong = False
+        path_matched = False
         only_operations = not paths and not tasks  # a rule that fires on its operation/phase alone
         if paths and request.path is not None:
             matched = path_match(paths, request.path, request.path_is_dir)
@@ -244,7 +245,7 @@ class _Ranker:
                 return f"path {request.path} does not match its paths selector"
             why.append(f"path matches {matched}")
             matches += 2.0 + min(0.5 * matched.strip("/").count("/"), 2.0)
-            strong = True
+            path_matched = True
         selected = False  # an operation or phase selector matched
         telling = False  # ... one that most rules do not carry (see common_selectors)
         operation, phase = self.operation, self.phase
@@ -271,6 +272,13 @@ class _Ranker:
             why.append("task is about " + ", ".join(meant[:3]))
             matches += min(1.5 * len(meant), 3.0)
             strong = True
+        if path_matched:
+            # A rule with keywords is about something: on a path it matches, a task about something
+            # else meets half of it (the path), which ranks with the selector matches.
+            if tasks and not said and not meant and relevant < LEXICAL_FLOOR:
+                selected, telling = True, True
+            else:
+                strong = True
         # Text too faintly relevant to count as a match still orders the records that match
         # only by an operation or as standing rules: the ones nearer the task first.
         matches += 4.0 * min(relevant, 1.0)

@@ -125,7 +125,12 @@ def terms_of(*texts: str) -> str:
 
 def fts_query(text: str, column: str = "terms") -> str | None:
     """An FTS5 query matching any token of `text` in `column`."""
-    unique = list(dict.fromkeys(tokens(text)))
+    return any_token_query(tokens(text), column)
+
+
+def any_token_query(wanted: Iterable[str], column: str = "terms") -> str | None:
+    """An FTS5 query matching any of the tokens `wanted` in `column`."""
+    unique = list(dict.fromkeys(wanted))
     if not unique:
         return None
     return f"{column} : (" + " OR ".join('"' + token.replace('"', '""') + '"' for token in unique) + ")"
