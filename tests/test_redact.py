@@ -308,3 +308,28 @@ def test_a_statement_with_a_secret_leaves_no_trace_in_the_store(
     assert any(path.suffix == ".jsonl" for path in written)
     for path in written:
         assert secret.encode() not in path.read_bytes(), path
+
+
+def test_an_explicit_record_and_its_correction_hold_no_secret(repo: Path, comet_home: Path) -> None:
+    npm_text, npm_secret = CASES["npm-token:prose"]
+    stripe_text, stripe_secret = CASES["stripe-key"]
+    made = invoke("memory", "remember", repo, "--text", f"Releases {npm_text}", "--json")
+    assert made.exit_code == 0, made.stderr
+    record = made.json()["record"]
+    assert "[REDACTED:npm-token]" in record["text"]
+    fixed = invoke(
+        "memory",
+        "correct",
+        repo,
+        "--id",
+        record["id"],
+        "--text",
+        f"Payments {stripe_text}",
+        "--title",
+        stripe_text,
+    )
+    assert fixed.exit_code == 0, fixed.stderr
+    for path in comet_home.rglob("*"):
+        if path.is_file():
+            data = path.read_bytes()
+            assert npm_secret.encode() not in data and stripe_secret.encode() not in data, path
