@@ -1,14 +1,16 @@
-"""`comet demo`: a self-contained tour in a temporary repository and store.
+"""`comet demo`: the whole loop, in a throwaway repository and store it creates.
 
-Every step runs the real `comet` command (this interpreter, `-m comet_git`)
-with COMET_HOME pointing at a temporary directory, and shows what it printed.
+Every step runs the real command (git, and `comet` as this interpreter's `-m comet_git`)
+with COMET_HOME pointing at a temporary directory, and shows it as a shell line, quoted
+with shlex, that can be pasted as it is: the transcript starts with the `export` and `cd`
+that put a shell where the demo works, so with --keep it can be replayed there.
 """
 
 from __future__ import annotations
 
-import json
 import os
 import re
+import shlex
 import shutil
 import subprocess
 import sys
@@ -17,6 +19,8 @@ from pathlib import Path
 
 from comet_git.commands import Output
 from comet_git.errors import CometError
+
+PRINTF_LINES = "%s\\n"  # printf's format that writes each argument as a line
 
 GIT_IDENTITY = {
     "GIT_AUTHOR_NAME": "Demo User",
@@ -37,11 +41,18 @@ class Tour:
     def say(self, text: str) -> None:
         self.transcript.append(f"\n# {text}")
 
-    def git(self, *args: str) -> None:
-        subprocess.run(["git", *args], cwd=self.repo, env=self.env, check=True, capture_output=True)
+    def shell(self, *words: str | Path) -> None:
+        """Show a command the demo ran itself (no output of interest)."""
+        self.transcript.append("$ " + shell_line(*words))
+
+    def git(self, *args: str, show: bool = True) -> None:
+        done = subprocess.run(["git", *args], cwd=self.repo, env=self.env, capture_output=True, text=True)
+        if done.returncode != 0:
+            raise CometError(f"the demo step `{shell_line('git', *args)}` failed: {done.stderr.strip()}")
+        if show:
+            self.transcript.append("$ " + shell_line("git", *args) + _shown(done.stdout))
 
     def comet(self, *args: str, show: bool = True) -> str:
-        shown = " ".join(_quote(a) for a in args)
         done = subprocess.run(
             [sys.executable, "-m", "comet_git", *args],
             cwd=self.repo,
@@ -50,23 +61,37 @@ class Tour:
             text=True,
         )
         if done.returncode != 0:
-            raise CometError(f"the demo step `comet {shown}` failed: {done.stderr.strip()}")
+            raise CometError(f"the demo step `{shell_line('comet', *args)}` failed: {done.stderr.strip()}")
         if show:
-            self.transcript.append(f"$ comet {shown}\n{done.stdout.rstrip()}")
+            self.transcript.append("$ " + shell_line("comet", *args) + _shown(done.stdout))
         return done.stdout
 
     def remember(self, *args: str) -> str:
-        output = self.comet("memory", "remember", *args, "--json", show=False)
-        record = json.loads(output)["record"]
-        shown = " ".join(_quote(a) for a in args)
-        self.transcript.append(
-            f"$ comet memory remember {shown}\nremembered {record['id']}: {record['title']}"
+        return _first(r"created: (pm-\w+)", self.comet("memory", "remember", *args))
+
+    def write(self, name: str, content: str) -> None:
+        """Write a file of the repository, shown as the shell line that writes it."""
+        (self.repo / name).write_text(content, encoding="utf-8")
+        lines = content.rstrip("\n").split("\n")
+        self.transcript.append(f"$ {shell_line('printf', PRINTF_LINES, *lines)} > {shlex.quote(name)}")
+
+
+def _first(pattern: str, output: str) -> str:
+    found = re.search(pattern, output)
+    if found is None:
+        raise CometError(
+            f"the demo did not find {pattern!r} in the output of its last step: {output.strip()}"
         )
-        return str(record["id"])
+    return found.group(1)
 
 
-def _quote(arg: str) -> str:
-    return arg if re.fullmatch(r"[\w./:=@*-]+", arg) else json.dumps(arg, ensure_ascii=False)
+def shell_line(*words: str | Path) -> str:
+    """`words` as one line a POSIX shell runs as it is: no backtick, $ or quote is interpreted."""
+    return " ".join(shlex.quote(str(word)) for word in words)
+
+
+def _shown(output: str) -> str:
+    return f"\n{output.rstrip()}" if output.strip() else ""
 
 
 def run_demo(*, keep: bool = False) -> Output:
@@ -88,14 +113,24 @@ def run_demo(*, keep: bool = False) -> Output:
 
 
 def _run(tour: Tour) -> None:
+    tour.say(
+        "The demo works in a throwaway repository and store it creates. Every line that starts"
+        " with $ is the command it ran, as it can be pasted into a shell."
+    )
+    tour.shell("export", f"COMET_HOME={tour.home}")
     tour.repo.mkdir()
+    tour.shell("mkdir", tour.repo)
+    tour.shell("cd", tour.repo)
     tour.git("init", "-q")
-    (tour.repo / "README.md").write_text("# app\n")
+    tour.write("README.md", "# app\n")
     tour.git("add", "README.md")
     tour.git("commit", "-q", "-m", "Initial commit")
     tour.git("remote", "add", "origin", "https://example.com/acme/app.git")
 
-    tour.say("A git repository gets a stable project identity and a private memory store.")
+    tour.say(
+        "A git repository gets a stable project identity, a private memory store, and git hooks"
+        " (in .git, never in your files) that journal what happens in it."
+    )
     tour.comet("init")
 
     tour.say("Remember long-term wishes: one about you (global), two about this project.")
@@ -107,6 +142,36 @@ def _run(tour: Tour) -> None:
         "--path",
         "tests/api/**",
     )
+
+    tour.say("What the user says to an agent is a signal: a long-term one becomes memory at once.")
+    tour.comet("memory", "signal", "--text", "From now on, release notes list every breaking change first.")
+
+    tour.say("A commit goes through the installed hooks into the journal.")
+    tour.write("release.sh", "#!/bin/sh\nmake lint && make dist\n")
+    tour.git("add", "release.sh")
+    tour.git("commit", "-q", "-m", "Add the release script")
+    tour.comet("journal", "flush", "--timeout", "30")
+    tour.comet("journal", "list", "--type", "repo.commit")
+
+    tour.say("An agent starts a task: comet task delivers the memory that applies to it.")
+    answer = tour.comet("task", "--task", "Commit the release script change", "--operation", "commit")
+    application = _first(rf"\[{lint} · [^]]*application (ap-\w+)\]", answer)
+
+    tour.say("The agent reports how the delivered rule worked out: an outcome.")
+    tour.comet("task", "--application", application, "--outcome", "used-successfully")
+
+    tour.say("The task ends with a lesson; learn turns the journal into memory (the hooks run it too).")
+    tour.comet(
+        "task",
+        "--complete",
+        "--summary",
+        "Released 1.2.0 with the release script",
+        "--outcome",
+        "success",
+        "--lesson",
+        "Tag the release only after make dist has passed.",
+    )
+    tour.comet("learn")
     tour.comet("memory", "list")
 
     tour.say("Correct a record: same id, new version, the old one kept in history.")

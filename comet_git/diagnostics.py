@@ -18,8 +18,12 @@ MAX_LOG_BYTES = 1_000_000
 
 
 def log_failure(log: Path, where: str, error: BaseException, **context: object) -> None:
-    """Append one failure; never raises (there is nowhere left to report to)."""
+    """Append one failure, redacted like the journal (the context holds what the user typed,
+    `--task` text with its tokens and passwords, and an error message may quote it); never
+    raises (there is nowhere left to report to)."""
     import traceback  # 3 ms, and only a failure needs it: not imported by every `comet task`
+
+    from comet_git.journal.redact import redact
 
     entry = {
         "at": utc_now(),
@@ -29,6 +33,7 @@ def log_failure(log: Path, where: str, error: BaseException, **context: object) 
         **context,
     }
     with contextlib.suppress(Exception):
+        entry = redact(json.loads(json.dumps(entry, ensure_ascii=False, default=str)))
         ensure_dir(log.parent)
         if log.exists() and log.stat().st_size > MAX_LOG_BYTES:
             os.replace(log, log.with_suffix(".log.1"))

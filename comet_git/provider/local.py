@@ -398,6 +398,7 @@ class LocalProvider:
         ]
 
     def apply(self, change: Change) -> ChangeResult:
+        change = _without_secrets(change)
         if isinstance(change, Remember):
             return self._remember(change)
         store = self._store_of(change.id)
@@ -565,6 +566,25 @@ class LocalProvider:
             invalid=self._invalid(index, [store]),
             profile=str(store.profile_path),
         )
+
+
+def _without_secrets(change: Change) -> Change:
+    """What a person or an agent asks to store is redacted like the journal: no record, history
+    version, profile.md or index row ever holds the secret."""
+    if not isinstance(change, (Remember, Correct)):
+        return change
+    from comet_git.journal.redact import redact_text
+
+    def hidden(text: str | None) -> str | None:
+        return None if text is None else redact_text(text)
+
+    if isinstance(change, Remember):
+        return change._replace(
+            text=redact_text(change.text), title=hidden(change.title), summary=hidden(change.summary)
+        )
+    return change._replace(
+        text=hidden(change.text), title=hidden(change.title), summary=hidden(change.summary)
+    )
 
 
 def _permanent_count(store: ScopeStore) -> int:

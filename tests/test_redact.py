@@ -1,0 +1,335 @@
+"""Secret redaction, kind by kind (the kinds of gitleaks' default rules), and through the
+whole pipeline: a statement that holds a secret leaves no trace of it in the journal, the
+records, profile.md, the index or the logs.  Every secret here is fake, built from a
+deterministic alphabet walk so that none is a real credential."""
+
+from __future__ import annotations
+
+import random
+import string
+from pathlib import Path
+
+import pytest
+
+from comet_git.journal.redact import KINDS, redact_text
+from tests.clihelp import invoke
+
+ALNUM = string.ascii_letters + string.digits
+HEX = "0123456789abcdef"
+UPPER = string.ascii_uppercase + string.digits
+
+
+def fake(length: int, alphabet: str = ALNUM, seed: int = 7) -> str:
+    """A varied (generated looking) string of `length` characters from `alphabet`, the same every run."""
+    chosen = random.Random(f"{seed}-{length}-{alphabet}")
+    return "".join(chosen.choice(alphabet) for _ in range(length))
+
+
+PEM_BODY = "MIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQC7" + fake(40)
+PGP_BODY = "lQOYBGRmZ2UBCADJ" + fake(40)
+
+# label -> (text holding the secret, the secret).  The text is how it shows up in real life.
+CASES: dict[str, tuple[str, str]] = {
+    "private-key": (
+        f"-----BEGIN RSA PRIVATE KEY-----\n{PEM_BODY}\n-----END RSA PRIVATE KEY-----",
+        PEM_BODY,
+    ),
+    "private-key:openssh": (
+        f"key: -----BEGIN OPENSSH PRIVATE KEY-----\n{PEM_BODY}\n-----END OPENSSH PRIVATE KEY-----",
+        PEM_BODY,
+    ),
+    "private-key:pgp": (
+        f"-----BEGIN PGP PRIVATE KEY BLOCK-----\n\n{PGP_BODY}\n=Ab12\n-----END PGP PRIVATE KEY BLOCK-----",
+        PGP_BODY,
+    ),
+    "private-key:ec-encrypted": (
+        f"-----BEGIN ENCRYPTED PRIVATE KEY-----\n{PEM_BODY}\n-----END ENCRYPTED PRIVATE KEY-----",
+        PEM_BODY,
+    ),
+    "private-key:gcp-json": (
+        '{"private_key": "-----BEGIN PRIVATE KEY-----\\n' + PEM_BODY + '\\n-----END PRIVATE KEY-----\\n"}',
+        PEM_BODY,
+    ),
+    "putty-private-key": (
+        "PuTTY-User-Key-File-3: ssh-ed25519\nEncryption: none\nPrivate-Lines: 1\n"
+        f"{fake(44)}\nPrivate-MAC: {fake(64, HEX)}",
+        fake(44),
+    ),
+    "age-secret-key": (
+        "AGE-SECRET-KEY-1" + fake(58, "QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L"),
+        fake(58, "QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L"),
+    ),
+    "aws-access-key": ("deploy with AKIA" + fake(16, UPPER) + " please", "AKIA" + fake(16, UPPER)),
+    "aws-bedrock-key": ("BEDROCK=ABSK" + fake(120) + "=", fake(120)),
+    "azure-storage-key": (
+        "DefaultEndpointsProtocol=https;AccountName=acme;AccountKey="
+        + fake(86, ALNUM + "+/")
+        + "==;EndpointSuffix=core.windows.net",
+        fake(86, ALNUM + "+/"),
+    ),
+    "azure-storage-key:service-bus": (
+        "Endpoint=sb://acme.servicebus.windows.net/;SharedAccessKeyName=Root;SharedAccessKey="
+        + fake(43, ALNUM + "+/")
+        + "=",
+        fake(43, ALNUM + "+/"),
+    ),
+    "azure-sas-signature": (
+        "https://acme.blob.core.windows.net/c/f?sv=2022-11-02&se=2026-01-01&sp=r&sig=" + fake(44) + "%3D",
+        fake(44),
+    ),
+    "azure-ad-client-secret": ("client secret abc8Q~" + fake(34), fake(34)),
+    "gcp-api-key": ("maps key AIza" + fake(35), "AIza" + fake(35)),
+    "gcp-service-account-key": (
+        '{"type": "service_account", "private_key_id": "' + fake(40, HEX) + '"}',
+        fake(40, HEX),
+    ),
+    "alibaba-access-key": (
+        "LTAI" + fake(20, string.ascii_lowercase + string.digits),
+        fake(20, HEX)[:0] + "LTAI",
+    ),
+    "digitalocean-token": ("doctl auth init -t dop_v1_" + fake(64, HEX), fake(64, HEX)),
+    "flyio-token": ("FLY_API_TOKEN=fo1_" + fake(43), fake(43)),
+    "heroku-api-key": ("HRKU-AA" + fake(58), fake(58)),
+    "databricks-token": ("token dapi" + fake(32, HEX), "dapi" + fake(32, HEX)),
+    "openshift-token": ("oc login --token=sha256~" + fake(43), fake(43)),
+    "hashicorp-terraform-token": (fake(14, HEX) + ".atlasv1." + fake(64), fake(64)),
+    "vault-token": ("VAULT_TOKEN hvs." + fake(90), fake(90)),
+    "doppler-token": ("dp.pt." + fake(43), fake(43)),
+    "pulumi-token": ("pul-" + fake(40, HEX), fake(40, HEX)),
+    "planetscale-token": ("pscale_tkn_" + fake(43), fake(43)),
+    "1password-secret": (
+        "A3-" + fake(6, UPPER) + "-" + fake(11, UPPER) + "-ABCDE-FGHIJ-KLMNO",
+        fake(11, UPPER),
+    ),
+    "cloudflare-origin-ca-key": ("v1.0-" + fake(24, HEX) + "-" + fake(146, HEX), fake(146, HEX)),
+    "yandex-token": ("YC" + fake(38), fake(38)),
+    "coinbase-key": (
+        "organizations/" + fake(36, HEX + "-", seed=1) + "/apiKeys/" + fake(36, HEX + "-"),
+        fake(36, HEX + "-"),
+    ),
+    "harness-token": ("pat." + fake(22) + "." + fake(24, HEX) + "." + fake(20), fake(20)),
+    "infracost-token": ("ico-" + fake(32), fake(32)),
+    "readme-token": (
+        "rdme_" + fake(70, string.ascii_lowercase + string.digits),
+        fake(70, string.ascii_lowercase + string.digits),
+    ),
+    "sourcegraph-token": ("sgp_local_" + fake(40, HEX), fake(40, HEX)),
+    "settlemint-token": ("sm_pat_" + fake(16), fake(16)),
+    "scalingo-token": ("tk-us-" + fake(48), fake(48)),
+    "typeform-token": ("tfp_" + fake(59), fake(59)),
+    "frameio-token": ("fio-u-" + fake(64), fake(64)),
+    "maxmind-license-key": (fake(6) + "_" + fake(29) + "_mmk", fake(29)),
+    "jwt-base64": ("ZXlK" + fake(96, ALNUM + "+/"), fake(96, ALNUM + "+/")),
+    "github-token": ("push with ghp_" + fake(36), fake(36)),
+    "github-token:fine-grained": ("github_pat_" + fake(82, ALNUM + "_"), fake(82, ALNUM + "_")),
+    "gitlab-token": ("glpat-" + fake(20), fake(20)),
+    "gitlab-token:runner": ("runner token glrt-" + fake(20), fake(20)),
+    "bitbucket-token": ("ATBB" + fake(32), fake(32)),
+    "atlassian-token": ("ATATT3" + fake(186), fake(186)),
+    "buildkite-token": ("bkua_" + fake(40, HEX), fake(40, HEX)),
+    "sonar-token": ("sonar.token squ_" + fake(40, HEX), fake(40, HEX)),
+    "octopus-deploy-key": ("API-" + fake(26, UPPER), fake(26, UPPER)),
+    "prefect-token": ("pnu_" + fake(36), fake(36)),
+    "postman-token": ("PMAK-" + fake(24, HEX) + "-" + fake(34, HEX), fake(34, HEX)),
+    "dynatrace-token": ("dt0c01." + fake(24, UPPER) + "." + fake(64, UPPER), fake(64, UPPER)),
+    "grafana-token": ("glsa_" + fake(32) + "_" + fake(8, HEX), fake(32)),
+    "new-relic-key": ("NRAK-" + fake(27, UPPER), fake(27, UPPER)),
+    "sentry-token": ("sntryu_" + fake(64, HEX), fake(64, HEX)),
+    "npm-token": ("//registry.npmjs.org/:_authToken=npm_" + fake(36), fake(36)),
+    "npm-token:prose": ("publish with npm_" + fake(36) + " today", fake(36)),
+    "pypi-token": ("password = pypi-AgEIcHlwaS5vcmc" + fake(70, ALNUM + "-_"), fake(70, ALNUM + "-_")),
+    "rubygems-token": ("GEM_HOST_API_KEY rubygems_" + fake(48, HEX), fake(48, HEX)),
+    "clojars-token": (
+        "CLOJARS_" + fake(60, string.ascii_lowercase + string.digits),
+        fake(60, HEX)[:0] + "CLOJARS_",
+    ),
+    "nuget-key": ("nuget push -k oy2" + fake(43, string.ascii_lowercase + string.digits), "oy2"),
+    "docker-hub-token": ("docker login -p dckr_pat_" + fake(27), fake(27)),
+    "jfrog-token": ("AKCp" + fake(69), fake(69)),
+    "stripe-key": ("charge with sk_live_" + fake(24), fake(24)),
+    "stripe-key:restricted": ("rk_live_" + fake(24), fake(24)),
+    "square-token": ("sq0csp-" + fake(43), fake(43)),
+    "shopify-token": ("shpat_" + fake(32, HEX), fake(32, HEX)),
+    "braintree-token": ("access_token$production$" + fake(16, HEX) + "$" + fake(32, HEX), fake(32, HEX)),
+    "plaid-token": ("access-sandbox-" + fake(36, HEX + "-"), fake(36, HEX + "-")),
+    "flutterwave-key": (
+        "FLWSECK_TEST-" + fake(32, "abcdefgh0123456789") + "-X",
+        fake(32, "abcdefgh0123456789"),
+    ),
+    "duffel-token": ("duffel_test_" + fake(43), fake(43)),
+    "shippo-token": ("shippo_live_" + fake(40, HEX), fake(40, HEX)),
+    "easypost-key": ("EZAK" + fake(54), fake(54)),
+    "slack-token": ("bot xoxb-1234567890-" + fake(24), fake(24)),
+    "slack-token:app": ("xapp-1-A0" + fake(9, UPPER) + "-1234567890-" + fake(64, HEX), fake(64, HEX)),
+    "slack-webhook": (
+        "https://hooks.slack.com/services/T0" + fake(8, UPPER) + "/B0" + fake(8, UPPER) + "/" + fake(24),
+        fake(24),
+    ),
+    "discord-webhook": ("https://discord.com/api/webhooks/123456789012345678/" + fake(68), fake(68)),
+    "microsoft-teams-webhook": (
+        "https://acme.webhook.office.com/webhookb2/"
+        + fake(36, HEX)
+        + "@"
+        + fake(36, HEX)
+        + "/IncomingWebhook/"
+        + fake(32)
+        + "/"
+        + fake(36, HEX),
+        fake(32),
+    ),
+    "telegram-bot-token": ("bot 1234567890:AA" + fake(33), fake(33)),
+    "twilio-api-key": ("SK" + fake(32, HEX), "SK" + fake(32, HEX)),
+    "sendgrid-token": ("SG." + fake(22) + "." + fake(43), fake(43)),
+    "sendinblue-key": ("xkeysib-" + fake(64, HEX) + "-" + fake(16), fake(64, HEX)),
+    "mailgun-key": ("key-" + fake(32, HEX), fake(32, HEX)),
+    "mailchimp-key": (fake(32, HEX) + "-us12", fake(32, HEX)),
+    "linear-key": ("lin_api_" + fake(40), fake(40)),
+    "notion-token": ("ntn_12345678901" + fake(35), fake(35)),
+    "dropbox-token": ("sl.u." + fake(140, ALNUM + "-_"), fake(140, ALNUM + "-_")),
+    "facebook-token": ("EAAC" + fake(120), fake(120)),
+    "twitter-bearer-token": ("A" * 22 + fake(90, ALNUM + "%"), fake(90, ALNUM + "%")),
+    "mapbox-token": ("sk.eyJ" + fake(40) + "." + fake(22), fake(40)),
+    "api-key": ("OPENAI_API_KEY=sk-proj-" + fake(48), fake(48)),
+    "api-key:anthropic": ("use sk-ant-api03-" + fake(90) + "AA", fake(90)),
+    "huggingface-token": ("hf_" + fake(34, string.ascii_letters), fake(34, string.ascii_letters)),
+    "perplexity-key": ("pplx-" + fake(48), fake(48)),
+    "jwt": ("auth eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0." + fake(43), fake(43)),
+    "bearer-token": ("curl -H 'Authorization: Bearer " + fake(40) + "'", fake(40)),
+    "authorization-header": ('"Authorization": "token ' + fake(40) + '"', fake(40)),
+    "basic-auth": ("Authorization: Basic dXNlcjpwYXNzd29yZA==", "dXNlcjpwYXNzd29yZA"),
+    "curl-user": ("curl -u admin:" + fake(16) + " https://example.com/api", fake(16)),
+    "url-credentials": ("clone https://bob:s3cretpass@example.com/repo.git", "s3cretpass"),
+    "url-credentials:postgres": (
+        "DATABASE_URL=postgres://app:" + fake(20) + "@db.internal:5432/app",
+        fake(20),
+    ),
+    "url-credentials:mongodb": ("mongodb+srv://svc:" + fake(20) + "@cluster0.mongodb.net/", fake(20)),
+    "secret": ("set password=hunter2hunter2 in the env", "hunter2"),
+    "secret:ado-connection-string": (
+        "Server=db;Database=app;User Id=sa;Password=" + fake(14) + ";",
+        fake(14),
+    ),
+    "secret:aws-secret": ("AWS_SECRET_ACCESS_KEY=" + fake(40, ALNUM + "/+"), fake(40, ALNUM + "/+")),
+    "secret:json": ('{"client_secret": "' + fake(32) + '"}', fake(32)),
+    "secret:vendor-keyword": ("CIRCLECI_TOKEN: " + fake(40, HEX), fake(40, HEX)),
+    "secret:camel-case": ('const dbPassword = "' + fake(12) + '";', fake(12)),
+    "secret:generic-key": ("heroku_api_key = " + fake(36, HEX + "-"), fake(36, HEX + "-")),
+}
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_each_kind_is_redacted(case: str) -> None:
+    text, secret = CASES[case]
+    label = case.split(":")[0]
+    redacted = redact_text(text)
+    assert f"[REDACTED:{label}]" in redacted, redacted
+    assert secret not in redacted, redacted
+
+
+def test_every_kind_has_a_case() -> None:
+    tested = {case.split(":")[0] for case in CASES}
+    assert {kind.label for kind in KINDS} <= tested
+
+
+def test_every_needle_is_in_what_its_pattern_matches() -> None:
+    """The needles let a text skip a pattern: one missing from a kind's matches would hide a secret."""
+    for case, (text, _secret) in CASES.items():
+        label = case.split(":")[0]
+        for kind in KINDS:
+            if kind.label == label:
+                assert any(needle in text.lower() for needle in kind.needles), case
+
+
+KEPT = [
+    "Always run the tokenizer tests before touching the api client",
+    "the password field must be masked",
+    "secret: see vault",
+    "password: see the vault",
+    "max_tokens=500 and temperature=0.2",
+    "bypass=true for the staging proxy",
+    "author: Jane Doe",
+    "key: value",
+    "accessed: 2024-01-01T10:00:00",
+    "basic authentication is off; token authentication-middleware is on",
+    "fix 3f9c2a1b7d8e9f00112233445566778899aabbcc and 3f9c2a1",
+    "request 123e4567-e89b-12d3-a456-426614174000 failed",
+    "session_id: 42",
+    "ask the task runner to skip the disk check",
+    "see https://example.com/docs/api-keys for how keys rotate",
+    "run `make lint` before every commit",
+    "API tests use the recorded HTTP fixtures, never the live service.",
+    "Merge branch 'feature/sk-rewrite' into main",
+    "access_log: /var/log/nginx/access-2024.log",
+    "Use the SK hynix spec sheet and the AAA battery",
+    "内存密钥不要写进日志: 用 vault",
+]
+
+
+@pytest.mark.parametrize("text", KEPT)
+def test_ordinary_text_survives(text: str) -> None:
+    assert redact_text(text) == text
+
+
+def test_a_long_run_of_word_characters_is_not_slow_to_redact() -> None:
+    # Neither a backtracking blow-up nor a false hit: 200 KB without a separator comes back as it was.
+    text = "token" + "a" * 200_000
+    assert redact_text(text) == text
+
+
+PIPELINE = [
+    "private-key:pgp",
+    "azure-storage-key",
+    "gcp-service-account-key",
+    "stripe-key",
+    "npm-token:prose",
+    "slack-webhook",
+    "url-credentials:postgres",
+    "secret:aws-secret",
+    "api-key:anthropic",
+    "sendgrid-token",
+]
+
+
+@pytest.mark.parametrize("case", PIPELINE)
+def test_a_statement_with_a_secret_leaves_no_trace_in_the_store(
+    case: str, repo: Path, comet_home: Path
+) -> None:
+    text, secret = CASES[case]
+    said = invoke(
+        "memory", "signal", repo, "--text", f"From now on, always deploy with {text} in this project."
+    )
+    assert said.exit_code == 0, said.stderr
+    asked = invoke("task", repo, "--task", f"deploy using {text}", "--json")
+    assert asked.exit_code == 0, asked.stderr
+    assert invoke("learn", repo).exit_code == 0
+    written = [path for path in comet_home.rglob("*") if path.is_file()]
+    names = {path.name for path in written}
+    assert "profile.md" in names and "comet.sqlite3" in names
+    assert any(path.suffix == ".jsonl" for path in written)
+    for path in written:
+        assert secret.encode() not in path.read_bytes(), path
+
+
+def test_an_explicit_record_and_its_correction_hold_no_secret(repo: Path, comet_home: Path) -> None:
+    npm_text, npm_secret = CASES["npm-token:prose"]
+    stripe_text, stripe_secret = CASES["stripe-key"]
+    made = invoke("memory", "remember", repo, "--text", f"Releases {npm_text}", "--json")
+    assert made.exit_code == 0, made.stderr
+    record = made.json()["record"]
+    assert "[REDACTED:npm-token]" in record["text"]
+    fixed = invoke(
+        "memory",
+        "correct",
+        repo,
+        "--id",
+        record["id"],
+        "--text",
+        f"Payments {stripe_text}",
+        "--title",
+        stripe_text,
+    )
+    assert fixed.exit_code == 0, fixed.stderr
+    for path in comet_home.rglob("*"):
+        if path.is_file():
+            data = path.read_bytes()
+            assert npm_secret.encode() not in data and stripe_secret.encode() not in data, path
