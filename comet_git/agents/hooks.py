@@ -22,24 +22,32 @@ from typing import Any
 START, PROMPT, PATH, STOP = "start", "prompt", "path", "stop"
 HOSTS = ("claude", "codex", "cursor", "gemini")
 
-# host -> hook event name -> kind.  Events not listed get the host's empty answer.
+# host -> hook event name -> kind.  Events not listed get the host's empty answer.  A task is
+# completed when the session ends, never on the per-turn stops (Claude Code's and Codex's
+# `Stop`, Cursor's `stop`), which fire after every answer: one session, one task.completed.
 EVENT_KINDS: dict[str, dict[str, str]] = {
-    "claude": {
-        "SessionStart": START,
-        "UserPromptSubmit": PROMPT,
-        "PreToolUse": PATH,
-        "Stop": STOP,
-        "SessionEnd": STOP,
-    },
-    "codex": {"SessionStart": START, "UserPromptSubmit": PROMPT, "PreToolUse": PATH, "Stop": STOP},
+    "claude": {"SessionStart": START, "UserPromptSubmit": PROMPT, "PreToolUse": PATH, "SessionEnd": STOP},
+    # SessionEnd since Codex 0.146 (MIN_CODEX_VERSION).
+    "codex": {"SessionStart": START, "UserPromptSubmit": PROMPT, "PreToolUse": PATH, "SessionEnd": STOP},
     # Cursor has no documented way to add context before a file is touched, so no PATH event.
-    "cursor": {"sessionStart": START, "beforeSubmitPrompt": PROMPT, "stop": STOP, "sessionEnd": STOP},
+    "cursor": {"sessionStart": START, "beforeSubmitPrompt": PROMPT, "sessionEnd": STOP},
     # Gemini documents additionalContext for AfterTool, not BeforeTool: reading a file comes first.
     "gemini": {"SessionStart": START, "BeforeAgent": PROMPT, "AfterTool": PATH, "SessionEnd": STOP},
 }
 
-# Events that end a whole session, as opposed to one turn of it.
-SESSION_END_EVENTS = {"SessionEnd", "sessionEnd"}
+# The oldest Codex whose hooks comet relies on: SessionEnd for root sessions arrived in 0.146.
+MIN_CODEX_VERSION = "0.146"
+
+# comet's own answers are wrapped in these lines, so that a host that hands them back inside
+# the user's prompt (Gemini CLI headless: `gemini -p` puts the SessionStart context in front
+# of the prompt) has them taken out again before the prompt is captured or searched for.
+INJECTED_OPEN, INJECTED_CLOSE = "<comet-git-memory>", "</comet-git-memory>"
+_INJECTED = re.compile(
+    # comet's block; and the wrapper a host puts around hook context (Gemini: <hook_context>),
+    # which holds hook output, never what the user typed.
+    rf"{re.escape(INJECTED_OPEN)}.*?{re.escape(INJECTED_CLOSE)}|<hook_context>.*?</hook_context>",
+    re.S,
+)
 
 # Hosts whose prompt hook cannot add context (Cursor's beforeSubmitPrompt only allows or blocks).
 PROMPT_WITHOUT_CONTEXT = {"cursor"}
@@ -67,10 +75,8 @@ class HookEvent:
     prompt: str | None
     path: str | None
     outcome: str
-
-    @property
-    def ends_session(self) -> bool:
-        return self.name in SESSION_END_EVENTS
+    # Cursor runs Claude Code's hooks too ("third-party hooks"): the payload then is Cursor's.
+    from_cursor: bool = False
 
     @property
     def delivers_context(self) -> bool:
@@ -94,10 +100,19 @@ def parse_event(host: str, event: str | None, raw: str) -> HookEvent:
         cwd=_cwd(payload),
         session=_session(host, payload),
         source=_text(payload, "source"),
-        prompt=_text(payload, "prompt"),
+        prompt=user_prompt(_text(payload, "prompt")),
         path=_tool_path(payload) if kind == PATH else None,
         outcome=_outcome(payload),
+        from_cursor=_text(payload, "cursor_version") is not None,
     )
+
+
+def user_prompt(prompt: str | None) -> str | None:
+    """What the user typed: the prompt without context that hooks (comet's among them) injected."""
+    if prompt is None:
+        return None
+    stripped = _INJECTED.sub("", prompt).strip() if "<" in prompt else prompt
+    return stripped or None
 
 
 def _load(raw: str) -> dict[str, Any]:
@@ -150,8 +165,9 @@ def _tool_path(payload: dict[str, Any]) -> str | None:
 
 
 def _outcome(payload: dict[str, Any]) -> str:
-    """partial unless the host says the run failed (Cursor's stop reports a status)."""
-    return "failure" if payload.get("status") == "error" else "partial"
+    """partial unless the host says the run failed: Cursor's sessionEnd reports a `reason`
+    (completed, aborted, error, window_close, user_close), its per-turn stop a `status`."""
+    return "failure" if "error" in (payload.get("reason"), payload.get("status")) else "partial"
 
 
 # -- answers ----------------------------------------------------------------------------
@@ -172,7 +188,7 @@ def context_answer(event: HookEvent, text: str) -> str:
     """`text` handed to the agent in the host's format; the empty answer when it has none."""
     if not text or not event.delivers_context:
         return empty_answer(event.host, event.name)
-    text = clip(text)
+    text = f"{INJECTED_OPEN}\n{clip(text).rstrip()}\n{INJECTED_CLOSE}"
     if event.host == "cursor":
         return json.dumps({"additional_context": text}, ensure_ascii=False)
     return json.dumps(

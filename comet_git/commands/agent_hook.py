@@ -87,7 +87,7 @@ def _log(error: BaseException, **context: Any) -> None:
 
 def _handle(event: HookEvent) -> str:
     """The text to hand the agent ("" for nothing), after doing what the event asks."""
-    if event.kind is None:
+    if event.kind is None or _cursor_answers_itself(event):
         return ""
     from comet_git.workspace import open_workspace
 
@@ -113,6 +113,18 @@ def _handle(event: HookEvent) -> str:
     if event.kind == STOP:
         _complete(ws, event)
     return ""
+
+
+def _cursor_answers_itself(event: HookEvent) -> bool:
+    """Cursor also runs Claude Code's hooks: with comet's own Cursor hooks installed too, the
+    Claude hook stays quiet for what Cursor's hooks already do (the session start, the prompt,
+    the session end), so that each prompt is captured once.  A file about to be touched has no
+    Cursor hook, so the Claude one still answers that."""
+    if event.host != "claude" or not event.from_cursor or event.kind == PATH:
+        return False
+    from comet_git.agents.settings import has_comet_hooks
+
+    return has_comet_hooks("cursor", Path.home())
 
 
 def _context(ws: Any, task: str, *, session: str | None, path: str | None = None) -> str:
@@ -150,8 +162,7 @@ def _capture(ws: Any, prompt: str, session: str | None) -> str:
 def _complete(ws: Any, event: HookEvent) -> None:
     from comet_git.director import service
 
-    summary = "session ended" if event.ends_session else "agent turn ended"
-    service.complete(ws, f"{summary} ({event.host} {event.name})", event.outcome, None, event.session)
+    service.complete(ws, f"session ended ({event.host} {event.name})", event.outcome, None, event.session)
 
 
 def _join(*parts: str) -> str:
