@@ -754,7 +754,7 @@ def repair(path: Path, check_only: bool, as_json: bool) -> None:
 def mcp_command(path: Path) -> None:
     """A stdio MCP server over task context, expand, remember, signal, feedback, complete and forget.
 
-    Needs the optional extra: pip install 'comet-git[mcp]'. The host starts it; it
+    Needs the optional extra: pip install '.[mcp]' in a checkout of comet-git. The host starts it; it
     serves the repository at PATH until the host closes its stdin.
     Example: comet mcp /path/to/repo
     """

@@ -3,8 +3,8 @@ speak the Model Context Protocol rather than run commands.
 
 Each tool calls the same command functions as the CLI, in the repository the server was
 started for, and returns the same JSON the CLI prints with --json.  The SDK (`mcp`) is an
-optional extra: `pip install 'comet-git[mcp]'`.  It is imported only here, so nothing
-else in comet pays for it.
+optional extra: `pip install '.[mcp]'` in a checkout of the repository.  It is imported only
+here, so nothing else in comet pays for it.
 """
 
 from __future__ import annotations
@@ -133,7 +133,7 @@ def serve(repository: Path) -> None:
     except ImportError:
         raise CometError(
             "the MCP server needs the MCP Python SDK, an optional extra",
-            hint="pip install 'comet-git[mcp]'",
+            hint="install the extra: pip install '.[mcp]' in a checkout of comet-git",
         ) from None
     if not repository.exists():
         raise CometError(f"{repository} does not exist", hint="pass the path of a repository")

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import re
+import shlex
 import time
 from pathlib import Path
 from typing import Any
@@ -190,6 +192,24 @@ def test_a_one_off_prompt_is_journaled_in_the_project_in_the_sessions_episode(re
     assert (said["scope"], said["projectKey"]) == ("project", key)
     session = [e["episodeId"] for e in events if e["type"] in ("task.started", "context.applied")]
     assert session and set(session) == {said["episodeId"]}
+
+
+def test_the_hint_after_remembering_runs_as_written(repo: Path) -> None:
+    """The agent is told how to correct what was remembered: each command it is given works."""
+    stored = hook("claude", "UserPromptSubmit", repo, "From now on, always run ruff before committing")
+    context = context_of("claude", "UserPromptSubmit", stored)
+    commands = re.findall(r"`(comet memory [^`]+)`", context)
+    assert [c.split()[2] for c in commands] == ["correct", "forget"]
+    for command in commands:
+        done = run_comet(*shlex.split(command.replace('"..."', '"Always run ruff and mypy"'))[1:], cwd=repo)
+        assert done.exit_code == 0, (command, done.stderr)
+
+
+def test_the_delivered_context_names_the_hooks_session(remembered: Path) -> None:
+    text = context_of("claude", "SessionStart", hook("claude", "SessionStart", remembered))
+    assert text.rstrip().endswith("comet session: --session claude:abc123\n</comet-git-memory>".rstrip())
+    again = run_comet("task", "--session", "claude:abc123", "--json", cwd=remembered).json()
+    assert again["context"] == []  # what the hook delivered is not delivered twice
 
 
 def test_a_prompt_gets_the_memory_relevant_to_it(remembered: Path) -> None:

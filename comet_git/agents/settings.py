@@ -109,7 +109,8 @@ def installed_comet() -> Path:
     if not sys.executable or not comet.is_file():
         raise CometError(
             f"there is no `comet` script beside {sys.executable or 'this Python'}",
-            hint="run the `comet` of an installed comet-git (pip install comet-git), not python -m comet_git",
+            hint="run the `comet` of an installed comet-git (`pip install .` in a checkout of its"
+            " repository), not python -m comet_git",
         )
     return comet
 

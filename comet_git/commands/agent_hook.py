@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import shlex
 import threading
 from collections.abc import Callable
 from pathlib import Path
@@ -71,10 +72,18 @@ def _answer_or_log(host: str, event: str | None, read_stdin: Callable[[], str]) 
         if host not in HOSTS:
             raise ValueError(f"unknown host {host!r}: one of {', '.join(HOSTS)}")
         parsed = parse_event(host, event, read_stdin())
-        return context_answer(parsed, _handle(parsed))
+        return context_answer(parsed, _with_session(_handle(parsed), parsed.session))
     except Exception as error:  # the agent-hook boundary of SPEC §13: logged, never raised
         _log(error, host=host, event=event)
         return empty_answer(host, event)
+
+
+def _with_session(text: str, session: str | None) -> str:
+    """The hook's session named under what it delivers, so that the agent's own `comet` calls
+    (the skill) join it: what the hook gave is not given again, outcomes land in its task."""
+    if not text or not session:
+        return text
+    return f"{text.rstrip()}\n\ncomet session: --session {shlex.quote(session)}\n"
 
 
 def _log(error: BaseException, **context: Any) -> None:
@@ -153,9 +162,11 @@ def _capture(ws: Any, prompt: str, session: str | None) -> str:
     result = capture_signal(ws.provider(), prompt, learning=learning, session=session)
     if decision.kind != LONG_TERM or result.record is None:
         return ""
+    record = result.record.id
     return (
-        f"comet-git remembered this as a long-term preference of the user: {result.record.id}"
-        f" ({result.scope} scope). Correct it with `comet memory correct --id {result.record.id}`.\n"
+        f"comet-git remembered this as a long-term preference of the user: {record} ({result.scope}"
+        f' scope). If that is not what they meant: `comet memory correct --id {record} --text "..."`'
+        f" with their words, or `comet memory forget --id {record}`.\n"
     )
 
 
