@@ -391,3 +391,30 @@ def test_cursor_running_claudes_hooks_alone_still_captures(repo: Path, writable_
     prompt = "From now on, always run ruff before committing"
     hook("claude", "UserPromptSubmit", repo, prompt, env=env, sample=FROM_CURSOR)
     assert user_signals(repo) == [prompt]
+
+
+def test_a_rule_said_when_the_budget_runs_out_is_still_remembered(
+    repo: Path, comet_home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The hook gives up after its budget (a slow store): the host gets its empty answer at
+    once, and a detached comet journals the statement and makes its record, once."""
+    import comet_git.commands.agent_hook as agent_hook
+
+    monkeypatch.setattr(agent_hook, "_handle", lambda event: time.sleep(30) or "")  # the store hangs
+    monkeypatch.setattr(agent_hook, "DETACHED", [])
+    prompt = "From now on, always run ruff before committing"
+    output = answer(
+        "claude", "UserPromptSubmit", lambda: payload("claude", "UserPromptSubmit", repo, prompt), 0.1
+    )
+    assert output.text == ""
+    deadline = time.monotonic() + 60  # a wait for the background process, not a speed requirement
+    while time.monotonic() < deadline and not records(repo):
+        time.sleep(0.2)
+    [finisher] = agent_hook.DETACHED
+    assert finisher.wait(60) == 0
+    assert [r["text"] for r in records(repo)] == [prompt]
+    assert user_signals(repo) == [prompt]
+    assert any("a background process finishes the capture" in e["error"] for e in diagnostics(comet_home))
+    # The same words again in the same session (the host retrying) are the same signal.
+    assert hook("claude", "UserPromptSubmit", repo, prompt).exit_code == 0
+    assert user_signals(repo) == [prompt]
