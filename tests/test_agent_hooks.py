@@ -418,3 +418,28 @@ def test_a_rule_said_when_the_budget_runs_out_is_still_remembered(
     # The same words again in the same session (the host retrying) are the same signal.
     assert hook("claude", "UserPromptSubmit", repo, prompt).exit_code == 0
     assert user_signals(repo) == [prompt]
+
+
+def imported_modules(result_stderr: str) -> set[str]:
+    """The modules a process imported, from its PYTHONPROFILEIMPORTTIME report."""
+    return {
+        line.rsplit("|", 1)[1].strip()
+        for line in result_stderr.splitlines()
+        if line.startswith("import time:")
+    }
+
+
+def test_a_plain_prompt_loads_neither_click_nor_the_classifier(remembered: Path) -> None:
+    """What the hook costs is mostly what it imports: a plain request needs no CLI parser, no
+    statement classifier and nothing that writes memory."""
+    result = hook(
+        "claude",
+        "UserPromptSubmit",
+        remembered,
+        "Where does the auth code keep sessions?",
+        env={"PYTHONPROFILEIMPORTTIME": "1"},
+    )
+    assert "Redis session store" in context_of("claude", "UserPromptSubmit", result)
+    loaded = imported_modules(result.stderr)
+    assert "comet_git.agents.hooks" in loaded
+    assert not loaded & {"click", "comet_git.cli", "comet_git.learning.signals", "comet_git.learning.capture"}

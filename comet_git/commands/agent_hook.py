@@ -203,13 +203,19 @@ def _capture(ws: Any, prompt: str, session: str | None) -> str:
     """Journal the prompt as a user signal when it states a rule (long-term or one-off), in
     the session's episode; an ordinary request ("fix the login test") is not a statement
     about the user."""
-    from comet_git.journal.events import stable_id
-    from comet_git.learning.capture import capture_signal
+    from comet_git.learning.cues import has_cues
+
+    if not has_cues(prompt):
+        return ""  # a plain request: the classifier (and its hundred patterns) is not even loaded
     from comet_git.learning.signals import LONG_TERM, classify_signal
 
-    decision = classify_signal(prompt) if prompt.strip() else None
+    decision = classify_signal(prompt)
     if decision is None or not decision.cues:
         return ""
+    # Only now what writing takes (most prompts are plain requests: they never pay for it).
+    from comet_git.journal.events import stable_id
+    from comet_git.learning.capture import capture_signal
+
     learning = ws.setting("memory.learning").value
     # The same words in the same session are one signal, whichever process journals them first.
     event_id = stable_id("ev", "agent-hook user.signal", session or "", prompt)
