@@ -192,6 +192,20 @@ def hook_case(bench: BenchEnv, repo: Path, event: str, prompt: str | None) -> Ca
     return run
 
 
+def director_case(bench: BenchEnv, repo: Path, task: str | None) -> Callable[[], Sample]:
+    """The director's own share: `comet task --json` with a new --session each call, as the hook
+    passes the host's session (a session costs the director a lookup of what it already gave)."""
+    made = [0]
+
+    def run() -> Sample:
+        made[0] += 1
+        argv = ["task", "--json", "--session", f"bench-director-{task is None}-{made[0]}"]
+        argv += ["--task", task] if task else []
+        return time_process(bench.comet_argv(*argv), env=bench.env, cwd=repo)
+
+    return run
+
+
 def parallel_prompts(bench: BenchEnv, repo: Path, count: int) -> float:
     """Wall time until the last of `count` prompt hooks started together has answered."""
     argv = bench.comet_argv("agent-hook", "--host", "claude", "UserPromptSubmit")
@@ -233,16 +247,8 @@ def agent_main(args: argparse.Namespace) -> None:
         cases: list[tuple[str, Callable[[], Sample]]] = [
             ("python -c pass", lambda: time_process([str(bench.python), "-c", "pass"], env=env, cwd=repo)),
             ("comet --version", lambda: time_process(bench.comet_argv("--version"), env=env, cwd=repo)),
-            (
-                "comet task --json (director, start)",
-                lambda: time_process(bench.comet_argv("task", "--json"), env=env, cwd=repo),
-            ),
-            (
-                "comet task --task P --json (director)",
-                lambda: time_process(
-                    bench.comet_argv("task", "--task", AGENT_PROMPT, "--json"), env=env, cwd=repo
-                ),
-            ),
+            ("comet task --json (director, start)", director_case(bench, repo, None)),
+            ("comet task --task P --json (director)", director_case(bench, repo, AGENT_PROMPT)),
             ("agent-hook SessionStart", hook_case(bench, repo, "SessionStart", None)),
             ("agent-hook UserPromptSubmit", hook_case(bench, repo, "UserPromptSubmit", AGENT_PROMPT)),
         ]

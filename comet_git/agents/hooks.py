@@ -16,8 +16,7 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 START, PROMPT, PATH, STOP = "start", "prompt", "path", "stop"
 HOSTS = ("claude", "codex", "cursor", "gemini")
@@ -42,11 +41,10 @@ MIN_CODEX_VERSION = "0.146"
 # the user's prompt (Gemini CLI headless: `gemini -p` puts the SessionStart context in front
 # of the prompt) has them taken out again before the prompt is captured or searched for.
 INJECTED_OPEN, INJECTED_CLOSE = "<comet-git-memory>", "</comet-git-memory>"
-_INJECTED = re.compile(
+_INJECTED = (
     # comet's block; and the wrapper a host puts around hook context (Gemini: <hook_context>),
-    # which holds hook output, never what the user typed.
-    rf"{re.escape(INJECTED_OPEN)}.*?{re.escape(INJECTED_CLOSE)}|<hook_context>.*?</hook_context>",
-    re.S,
+    # which holds hook output, never what the user typed.  Compiled when a prompt has a "<".
+    rf"{re.escape(INJECTED_OPEN)}.*?{re.escape(INJECTED_CLOSE)}|<hook_context>.*?</hook_context>"
 )
 
 # Hosts whose prompt hook cannot add context (Cursor's beforeSubmitPrompt only allows or blocks).
@@ -57,15 +55,14 @@ MAX_CONTEXT_CHARS = 9000
 CONTEXT_BUDGET = 6000
 MAX_ENTRIES = 8
 
-_PATCH_FILE = re.compile(r"^\*\*\* (?:Update|Add) File: (.+)$", re.M)
+_PATCH_FILE = r"^\*\*\* (?:Update|Add) File: (.+)$"  # compiled for a Codex apply_patch only
 
 
 class PayloadError(ValueError):
     """The host sent something that is not a hook payload."""
 
 
-@dataclass(frozen=True)
-class HookEvent:
+class HookEvent(NamedTuple):  # not a dataclass: `dataclasses` imports inspect and ast (~5 ms)
     host: str
     name: str  # the host's event name, e.g. UserPromptSubmit
     kind: str | None  # START, PROMPT, PATH, STOP, or None for an event comet ignores
@@ -111,7 +108,7 @@ def user_prompt(prompt: str | None) -> str | None:
     """What the user typed: the prompt without context that hooks (comet's among them) injected."""
     if prompt is None:
         return None
-    stripped = _INJECTED.sub("", prompt).strip() if "<" in prompt else prompt
+    stripped = re.sub(_INJECTED, "", prompt, flags=re.S).strip() if "<" in prompt else prompt
     return stripped or None
 
 
@@ -158,7 +155,7 @@ def _tool_path(payload: dict[str, Any]) -> str | None:
             return str(tool_input[key])
     patch = tool_input.get("command") or tool_input.get("input")  # Codex apply_patch
     if isinstance(patch, str):
-        found = _PATCH_FILE.search(patch)
+        found = re.search(_PATCH_FILE, patch, re.M)
         if found:
             return found.group(1).strip()
     return None
