@@ -95,6 +95,8 @@ def _hand_off(host: str, event: str | None, raw: str) -> bool:
         _log(error, host=host, event=event)
         return False
     return True
+
+
 def _output(host: str, event: str | None, text: str) -> Output:
     return Output({"host": host, "event": event, "answer": text}, text)
 
