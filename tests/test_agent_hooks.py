@@ -443,3 +443,12 @@ def test_a_plain_prompt_loads_neither_click_nor_the_classifier(remembered: Path)
     loaded = imported_modules(result.stderr)
     assert "comet_git.agents.hooks" in loaded
     assert not loaded & {"click", "comet_git.cli", "comet_git.learning.signals", "comet_git.learning.capture"}
+
+
+def test_the_fast_entry_takes_only_the_installed_hooks_command_line() -> None:
+    from comet_git.entry import parse_fast_agent_hook
+
+    assert parse_fast_agent_hook(["--host", "claude", "SessionStart"]) == ("claude", "SessionStart")
+    assert parse_fast_agent_hook(["--host", "codex"]) == ("codex", None)
+    for other in (["--host=claude", "Stop"], ["--help"], ["--host", "claude", "--help"], ["SessionStart"]):
+        assert parse_fast_agent_hook(other) is None, other  # click answers these
