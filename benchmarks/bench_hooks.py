@@ -1,4 +1,5 @@
-"""Benchmark: what comet's git hooks add to `git commit` (detached worker, the default).
+"""Benchmark: what comet's git hooks add to `git commit` (detached worker, the default);
+with --agent, `comet agent-hook` (the coding agents' hooks) beside `comet --version`.
 
 Target: ≤ 5 ms added to the median `git commit` (the floor is about 3 ms: one shell
 process for the shim plus starting one detached interpreter).  Twin repositories of
@@ -16,6 +17,15 @@ another case; `--back-to-back` leaves them running.  After the run, `comet journ
 and a check that every commit made with the hooks was journaled.  No assertion on timing.
 
     python3 benchmarks/bench_hooks.py [--commits 40] [--files 50] [--python VENV/bin/python]
+
+--agent: `comet agent-hook --host claude SessionStart` and `... UserPromptSubmit` (an ordinary
+request, nothing journaled as a signal), whole process, at --records (10,000) generated records,
+warm index, each call a new session (as a new conversation is), beside the bare interpreter,
+`comet --version` and the director's own share (`comet task --json`, with and without
+`--task`).  Then --parallel (8) prompt hooks started at once, as a host that runs several
+hooks of one event does.  Target: p50 ≤ 100 ms and p95 ≤ 200 ms for both hooks.
+
+    python3 benchmarks/bench_hooks.py --agent [--runs 40] [--records 10000] [--python VENV/bin/python]
 """
 
 from __future__ import annotations
@@ -23,10 +33,12 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import statistics
+import subprocess
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from _common import (
@@ -34,13 +46,19 @@ from _common import (
     Sample,
     Summary,
     add_common_arguments,
+    alternate,
     bench_environment,
+    generate_store,
+    make_repository,
     print_table,
     run_checked,
     time_process,
+    verdict,
 )
 
 TARGET_SECONDS = 0.005
+AGENT_P50_TARGET, AGENT_P95_TARGET = 0.100, 0.200
+AGENT_PROMPT = "Add rate limiting to the login endpoint and keep the session tests green"
 SETTLE_TIMEOUT_SECONDS = 30.0
 # A worker deletes its ticket just before its interpreter shuts down, and its fsync leaves
 # the disk busy a little longer: give both time to finish, before any case, so that they
@@ -132,9 +150,141 @@ def journaled_commits(bench: BenchEnv, repo: Path) -> set[str]:
     return {str(event["context"]["commit"]) for event in listed["events"]}
 
 
+# -- --agent: the coding agents' hooks ---------------------------------------------------
+
+
+def time_with_stdin(argv: Sequence[str], stdin: bytes, *, env: dict[str, str], cwd: Path) -> Sample:
+    """`time_process` with the payload on stdin, as a host writes it."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    started = time.perf_counter()
+    process = subprocess.Popen(
+        list(argv), env=env, cwd=cwd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE
+    )
+    out, err = process.communicate(stdin)
+    wall = time.perf_counter() - started
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if process.returncode != 0:
+        raise SystemExit(f"command failed ({process.returncode}): {' '.join(argv)}\n{err.decode()[-2000:]}")
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return Sample(wall, cpu, len(out))
+
+
+def hook_case(bench: BenchEnv, repo: Path, event: str, prompt: str | None) -> Callable[[], Sample]:
+    made = [0]
+
+    def run() -> Sample:
+        made[0] += 1
+        payload: dict[str, object] = {
+            "session_id": f"bench-{event}-{made[0]}",
+            "cwd": str(repo),
+            "hook_event_name": event,
+        }
+        if prompt is None:
+            payload["source"] = "startup"
+        else:
+            payload["prompt"] = prompt
+        argv = bench.comet_argv("agent-hook", "--host", "claude", event)
+        sample = time_with_stdin(argv, json.dumps(payload).encode(), env=bench.env, cwd=repo)
+        if sample.output_bytes == 0:
+            raise SystemExit(f"{event} answered nothing: the hook gave up or found no memory")
+        return sample
+
+    return run
+
+
+def director_case(bench: BenchEnv, repo: Path, task: str | None) -> Callable[[], Sample]:
+    """The director's own share: `comet task --json` with a new --session each call, as the hook
+    passes the host's session (a session costs the director a lookup of what it already gave)."""
+    made = [0]
+
+    def run() -> Sample:
+        made[0] += 1
+        argv = ["task", "--json", "--session", f"bench-director-{task is None}-{made[0]}"]
+        argv += ["--task", task] if task else []
+        return time_process(bench.comet_argv(*argv), env=bench.env, cwd=repo)
+
+    return run
+
+
+def parallel_prompts(bench: BenchEnv, repo: Path, count: int) -> float:
+    """Wall time until the last of `count` prompt hooks started together has answered."""
+    argv = bench.comet_argv("agent-hook", "--host", "claude", "UserPromptSubmit")
+    started = time.perf_counter()
+    processes = []
+    for number in range(count):
+        payload = {
+            "session_id": f"bench-par-{number}-{time.time()}",
+            "cwd": str(repo),
+            "prompt": AGENT_PROMPT,
+        }
+        process = subprocess.Popen(
+            argv,
+            env=bench.env,
+            cwd=repo,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+        )
+        assert process.stdin is not None
+        process.stdin.write(json.dumps({**payload, "hook_event_name": "UserPromptSubmit"}).encode())
+        process.stdin.close()
+        processes.append(process)
+    for process in processes:
+        assert process.stdout is not None and process.stderr is not None
+        process.stdout.read()
+        process.stderr.read()
+        process.wait()
+    return time.perf_counter() - started
+
+
+def agent_main(args: argparse.Namespace) -> None:
+    with bench_environment(args) as bench:
+        repo, key = make_repository(bench)
+        seconds = generate_store(bench, key, args.records, seed=args.seed)
+        bench.run_comet("repair", "--json", cwd=repo)  # the index built once, as in daily use
+        print(f"{args.records} records generated in {seconds:.1f} s; {args.runs} runs per case")
+        env = bench.env
+        cases: list[tuple[str, Callable[[], Sample]]] = [
+            ("python -c pass", lambda: time_process([str(bench.python), "-c", "pass"], env=env, cwd=repo)),
+            ("comet --version", lambda: time_process(bench.comet_argv("--version"), env=env, cwd=repo)),
+            ("comet task --json (director, start)", director_case(bench, repo, None)),
+            ("comet task --task P --json (director)", director_case(bench, repo, AGENT_PROMPT)),
+            ("agent-hook SessionStart", hook_case(bench, repo, "SessionStart", None)),
+            ("agent-hook UserPromptSubmit", hook_case(bench, repo, "UserPromptSubmit", AGENT_PROMPT)),
+        ]
+        alternate(cases, 3)  # untimed: page cache, .pyc files, the index's first open
+        results = alternate(cases, args.runs)
+        summaries = [Summary.of(name, samples) for name, samples in results.items()]
+        print_table(summaries, title=f"whole process, {args.records} records, warm index")
+        by_name = {summary.name: summary for summary in summaries}
+        for hook, director in (
+            ("agent-hook SessionStart", "comet task --json (director, start)"),
+            ("agent-hook UserPromptSubmit", "comet task --task P --json (director)"),
+        ):
+            summary = by_name[hook]
+            added = summary.median - by_name[director].median
+            print(verdict(f"{hook} p50", summary.median, AGENT_P50_TARGET))
+            print(verdict(f"{hook} p95", summary.p95, AGENT_P95_TARGET))
+            cpu = summary.cpu_median - by_name[director].cpu_median
+            print(
+                f"  of which beyond `{director}`: {added * 1000:+.0f} ms (median wall),"
+                f" {cpu * 1000:+.0f} ms (median cpu, steadier on a busy machine)"
+            )
+        walls = [parallel_prompts(bench, repo, args.parallel) for _ in range(5)]
+        last = statistics.median(walls) * 1000
+        print(
+            f"\n{args.parallel} prompt hooks at once: the last answers after {last:.0f} ms"
+            f" (median of 5; {os.cpu_count()} CPUs)"
+        )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     add_common_arguments(parser)
+    parser.add_argument("--agent", action="store_true", help="time `comet agent-hook` instead of git hooks")
+    parser.add_argument("--runs", type=int, default=40, help="--agent: timed runs per case (default 40)")
+    parser.add_argument("--records", type=int, default=10_000, help="--agent: records in the store")
+    parser.add_argument("--parallel", type=int, default=8, help="--agent: prompt hooks started at once")
     parser.add_argument(
         "--commits", type=int, default=40, help="timed commits in each repository (default 40)"
     )
@@ -145,6 +295,9 @@ def main() -> None:
         help="do not wait for the detached workers between commits",
     )
     args = parser.parse_args()
+    if args.agent:
+        agent_main(args)
+        return
     settle = not args.back_to_back
 
     with bench_environment(args) as bench:

@@ -754,7 +754,7 @@ def repair(path: Path, check_only: bool, as_json: bool) -> None:
 def mcp_command(path: Path) -> None:
     """A stdio MCP server over task context, expand, remember, signal, feedback, complete and forget.
 
-    Needs the optional extra: pip install 'comet-git[mcp]'. The host starts it; it
+    Needs the optional extra: pip install '.[mcp]' in a checkout of comet-git. The host starts it; it
     serves the repository at PATH until the host closes its stdin.
     Example: comet mcp /path/to/repo
     """
@@ -827,8 +827,8 @@ def agent_hook(host: str | None, event: str | None) -> None:
 
     Session start: the task context for the repository; a prompt: a long-term statement
     in it is remembered (one-offs are not) and the memory relevant to it is returned;
-    a file about to be edited: the memory for that path; stop: a task completion is
-    journaled.  EVENT is the host's event name (default: the payload's hook_event_name).
+    a file about to be read or edited: the memory for that path; session end: a task
+    completion is journaled.  EVENT is the host's event name (default: the payload's hook_event_name).
     Always exits 0 and answers within about a second (COMET_AGENT_HOOK_TIMEOUT), even on
     bad input or a broken store; failures go to the diagnostics log.
     Example: comet agent-hook --host claude SessionStart < payload.json

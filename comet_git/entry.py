@@ -6,7 +6,8 @@ start), whenever its arguments are the plain ones below; anything else (another
 command, --help, an unknown or malformed option) goes to the click CLI, which also
 gives the usage errors.  tests/test_packaging.py checks that the two agree.
 `comet --version` is answered here too, with what click's version option prints, and
-so is a plain `comet memory list [PATH] [--json]`, the listing tools and people run most.
+so is a plain `comet memory list [PATH] [--json]`, the listing tools and people run most,
+and `comet agent-hook --host HOST [EVENT]`, which the agents' hooks run at every prompt.
 """
 
 from __future__ import annotations
@@ -78,6 +79,27 @@ def parse_fast_list(argv: list[str]) -> tuple[str, bool] | None:
     return path or ".", as_json
 
 
+def parse_fast_agent_hook(argv: list[str]) -> tuple[str, str | None] | None:
+    """(HOST, EVENT) for `comet agent-hook --host HOST [EVENT]`, as the installed hooks call it."""
+    if len(argv) in (2, 3) and argv[0] == "--host" and not argv[1].startswith("-"):
+        event = argv[2] if len(argv) == 3 else None
+        if event is None or not event.startswith("-"):
+            return argv[1], event
+    return None
+
+
+def _agent_hook(host: str, event: str | None) -> None:
+    """What the click command `agent-hook` does (cli.py), without importing click."""
+    from comet_git.commands.agent_hook import answer
+
+    output = answer(host, event, lambda: sys.stdin.read())
+    if output.text:
+        sys.stdout.write(str(output.text) + "\n")
+    sys.stdout.flush()
+    # Daemon threads may still hold the store: leave without waiting for them.
+    os._exit(0)
+
+
 def _write(output: Output, as_json: bool) -> None:
     sys.stdout.flush()
     sys.stdout.buffer.writelines(output.render(as_json))
@@ -117,6 +139,9 @@ def main() -> None:
     # A short-lived process that allocates many small objects: the cyclic garbage
     # collector only costs time here.
     gc.disable()
+    hook = parse_fast_agent_hook(sys.argv[2:]) if sys.argv[1:2] == ["agent-hook"] else None
+    if hook is not None:
+        _agent_hook(*hook)
     plain_list = parse_fast_list(sys.argv[3:]) if sys.argv[1:3] == ["memory", "list"] else None
     if plain_list is not None:
         _list_records(*plain_list)

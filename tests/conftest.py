@@ -22,7 +22,7 @@ def isolated_environment(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Ite
     blocker = tmp_path / "home-is-a-file"
     blocker.write_text("tests must not write into HOME\n")
     monkeypatch.setenv("HOME", str(blocker / "home"))
-    for name in ("XDG_DATA_HOME", "XDG_CONFIG_HOME", "XDG_CACHE_HOME", "COMET_DISABLE"):
+    for name in ("XDG_DATA_HOME", "XDG_CONFIG_HOME", "XDG_CACHE_HOME", "COMET_DISABLE", "CODEX_HOME"):
         monkeypatch.delenv(name, raising=False)
     comet_home = tmp_path / "comet-home"
     monkeypatch.setenv("COMET_HOME", str(comet_home))

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import re
+import shlex
 import time
 from pathlib import Path
 from typing import Any
@@ -29,22 +31,31 @@ PROMPT_EVENTS = {
     "gemini": "BeforeAgent",
 }
 PATH_EVENTS = {"claude": "PreToolUse", "codex": "PreToolUse", "gemini": "AfterTool"}
-STOP_EVENTS = {"claude": "SessionEnd", "codex": "Stop", "cursor": "stop", "gemini": "SessionEnd"}
+STOP_EVENTS = {"claude": "SessionEnd", "codex": "SessionEnd", "cursor": "sessionEnd", "gemini": "SessionEnd"}
+# The stops that end one turn of a session, not the session: they complete no task.
+TURN_STOPS = {"claude": "Stop", "codex": "Stop", "cursor": "stop"}
 
 
-def payload(host: str, event: str, cwd: Path, prompt: str = "") -> str:
-    text = (DATA / f"{host}-{event}.json").read_text()
+def payload(host: str, event: str, cwd: Path, prompt: str = "", sample: str | None = None) -> str:
+    text = (DATA / f"{sample or f'{host}-{event}'}.json").read_text()
     inside = lambda value: json.dumps(value)[1:-1]  # noqa: E731  (a JSON string's body)
     return text.replace("@CWD@", inside(str(cwd))).replace("@PROMPT@", inside(prompt))
 
 
-def hook(host: str, event: str, cwd: Path, prompt: str = "", env: dict[str, str] | None = None) -> Result:
+def hook(
+    host: str,
+    event: str,
+    cwd: Path,
+    prompt: str = "",
+    env: dict[str, str] | None = None,
+    sample: str | None = None,
+) -> Result:
     return run_comet(
         "agent-hook",
         "--host",
         host,
         event,
-        input=payload(host, event, cwd, prompt),
+        input=payload(host, event, cwd, prompt, sample),
         env={**SLOW_OK, **(env or {})},
     )
 
@@ -105,7 +116,8 @@ def test_the_command_line_event_wins_and_the_payload_names_it_otherwise(tmp_path
 
 
 def test_a_failed_cursor_run_completes_as_a_failure(tmp_path: Path) -> None:
-    assert parse_event("cursor", "stop", payload("cursor", "stop", tmp_path)).outcome == "failure"
+    # Cursor's sessionEnd (the event comet installs) reports how the session ended in `reason`.
+    assert parse_event("cursor", "sessionEnd", payload("cursor", "sessionEnd", tmp_path)).outcome == "failure"
     assert parse_event("claude", "SessionEnd", payload("claude", "SessionEnd", tmp_path)).outcome == "partial"
 
 
@@ -180,6 +192,24 @@ def test_a_one_off_prompt_is_journaled_in_the_project_in_the_sessions_episode(re
     assert (said["scope"], said["projectKey"]) == ("project", key)
     session = [e["episodeId"] for e in events if e["type"] in ("task.started", "context.applied")]
     assert session and set(session) == {said["episodeId"]}
+
+
+def test_the_hint_after_remembering_runs_as_written(repo: Path) -> None:
+    """The agent is told how to correct what was remembered: each command it is given works."""
+    stored = hook("claude", "UserPromptSubmit", repo, "From now on, always run ruff before committing")
+    context = context_of("claude", "UserPromptSubmit", stored)
+    commands = re.findall(r"`(comet memory [^`]+)`", context)
+    assert [c.split()[2] for c in commands] == ["correct", "forget"]
+    for command in commands:
+        done = run_comet(*shlex.split(command.replace('"..."', '"Always run ruff and mypy"'))[1:], cwd=repo)
+        assert done.exit_code == 0, (command, done.stderr)
+
+
+def test_the_delivered_context_names_the_hooks_session(remembered: Path) -> None:
+    text = context_of("claude", "SessionStart", hook("claude", "SessionStart", remembered))
+    assert text.rstrip().endswith("comet session: --session claude:abc123\n</comet-git-memory>".rstrip())
+    again = run_comet("task", "--session", "claude:abc123", "--json", cwd=remembered).json()
+    assert again["context"] == []  # what the hook delivered is not delivered twice
 
 
 def test_a_prompt_gets_the_memory_relevant_to_it(remembered: Path) -> None:
@@ -275,3 +305,150 @@ def test_a_slow_store_is_given_up_on_quietly(comet_home: Path) -> None:
     assert time.monotonic() - started < 2
     assert output.text == '{"continue": true}'
     assert any("gave up" in entry["error"] for entry in diagnostics(comet_home))
+
+
+# -- the hosts as they really behave --------------------------------------------------------------
+
+
+# Payloads replayed from the real hosts: Gemini CLI headless, and Cursor running Claude Code's hooks.
+GEMINI_HEADLESS = "replays/gemini-BeforeAgent-headless"
+FROM_CURSOR = "replays/claude-UserPromptSubmit-from-cursor"
+
+
+def user_signals(repo: Path) -> list[str]:
+    events = run_comet("journal", "list", "--type", "user.signal", "--json", cwd=repo).json()["events"]
+    return [e["signal"]["text"] for e in events]
+
+
+@pytest.mark.parametrize("host", sorted(TURN_STOPS))
+def test_a_turn_that_ends_completes_no_task(host: str, repo: Path) -> None:
+    """Codex's Stop (and Claude Code's, Cursor's stop) fires after every answer: one task per
+    session, completed when the session ends."""
+    for _ in range(3):
+        result = hook(host, TURN_STOPS[host], repo)
+        assert result.exit_code == 0 and result.stdout.strip() in ("", "{}")
+    assert hook(host, STOP_EVENTS[host], repo).exit_code == 0
+    done = run_comet("journal", "list", "--type", "task.completed", "--json", cwd=repo).json()["events"]
+    assert len(done) == 1
+
+
+def test_gemini_headless_prompt_is_captured_without_the_injected_memory(remembered: Path) -> None:
+    """`gemini -p` hands BeforeAgent the SessionStart context (in <hook_context>) before the
+    user's words: a replay of that payload journals and searches the user's words only."""
+    result = hook("gemini", "BeforeAgent", remembered, "Fix the failing login test", sample=GEMINI_HEADLESS)
+    assert result.exit_code == 0, result.stderr
+    assert user_signals(remembered) == []  # the injected "Always run make lint" is not the user's
+    stated = hook("gemini", "BeforeAgent", remembered, "From now on, use tabs", sample=GEMINI_HEADLESS)
+    assert user_signals(remembered) == ["From now on, use tabs"]
+    assert "From now on, use tabs" in context_of("gemini", "BeforeAgent", stated)
+
+
+@pytest.mark.parametrize("wrapped", [True, False], ids=["host-wrapper", "bare"])
+def test_comets_own_answer_handed_back_in_a_prompt_is_taken_out(wrapped: bool, remembered: Path) -> None:
+    start = context_of("gemini", "SessionStart", hook("gemini", "SessionStart", remembered))
+    assert "Always run make lint before committing." in start
+    injected = f"<hook_context>{start}</hook_context>" if wrapped else start
+    prompt = f"{injected}\n\nWhere does the auth code keep sessions?"
+    assert parse_event(
+        "gemini", "BeforeAgent", payload("gemini", "BeforeAgent", remembered, prompt)
+    ).prompt == ("Where does the auth code keep sessions?")
+    result = hook("gemini", "BeforeAgent", remembered, prompt)
+    assert "Redis session store" in context_of("gemini", "BeforeAgent", result)
+    assert user_signals(remembered) == []
+
+
+def test_a_claude_read_gets_the_paths_memory_before_any_edit(remembered: Path) -> None:
+    read = payload("claude", "PreToolUse", remembered).replace('"tool_name": "Edit"', '"tool_name": "Read"')
+    raw = json.loads(read)
+    raw["tool_input"] = {"file_path": str(remembered / "src/auth/login.py")}
+    result = run_comet("agent-hook", "--host", "claude", "PreToolUse", input=json.dumps(raw), env=SLOW_OK)
+    assert "Redis session store" in context_of("claude", "PreToolUse", result)
+
+
+@pytest.fixture
+def writable_home(tmp_path: Path) -> Path:
+    home = tmp_path / "writable-home"
+    home.mkdir()
+    return home
+
+
+def test_cursor_running_claudes_hooks_captures_each_prompt_once(repo: Path, writable_home: Path) -> None:
+    """With --agent all Cursor runs its own hooks and Claude Code's: one prompt, one signal."""
+    env = {"HOME": str(writable_home)}
+    assert run_comet("hooks", "install", "--agent", "all", env=env).exit_code == 0
+    prompt = "From now on, always run ruff before committing"
+    native = hook("cursor", "beforeSubmitPrompt", repo, prompt, env=env)
+    via_claude = hook("claude", "UserPromptSubmit", repo, prompt, env=env, sample=FROM_CURSOR)
+    assert native.json() == {"continue": True}
+    assert via_claude.exit_code == 0 and via_claude.stdout == ""
+    assert user_signals(repo) == [prompt]
+    assert [r["text"] for r in records(repo)] == [prompt]
+
+
+def test_cursor_running_claudes_hooks_alone_still_captures(repo: Path, writable_home: Path) -> None:
+    env = {"HOME": str(writable_home)}
+    assert run_comet("hooks", "install", "--agent", "claude", env=env).exit_code == 0
+    prompt = "From now on, always run ruff before committing"
+    hook("claude", "UserPromptSubmit", repo, prompt, env=env, sample=FROM_CURSOR)
+    assert user_signals(repo) == [prompt]
+
+
+def test_a_rule_said_when_the_budget_runs_out_is_still_remembered(
+    repo: Path, comet_home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The hook gives up after its budget (a slow store): the host gets its empty answer at
+    once, and a detached comet journals the statement and makes its record, once."""
+    import comet_git.commands.agent_hook as agent_hook
+
+    monkeypatch.setattr(agent_hook, "_handle", lambda event: time.sleep(30) or "")  # the store hangs
+    monkeypatch.setattr(agent_hook, "DETACHED", [])
+    prompt = "From now on, always run ruff before committing"
+    output = answer(
+        "claude", "UserPromptSubmit", lambda: payload("claude", "UserPromptSubmit", repo, prompt), 0.1
+    )
+    assert output.text == ""
+    deadline = time.monotonic() + 60  # a wait for the background process, not a speed requirement
+    while time.monotonic() < deadline and not records(repo):
+        time.sleep(0.2)
+    [finisher] = agent_hook.DETACHED
+    assert finisher.wait(60) == 0
+    assert [r["text"] for r in records(repo)] == [prompt]
+    assert user_signals(repo) == [prompt]
+    assert any("a background process finishes the capture" in e["error"] for e in diagnostics(comet_home))
+    # The same words again in the same session (the host retrying) are the same signal.
+    assert hook("claude", "UserPromptSubmit", repo, prompt).exit_code == 0
+    assert user_signals(repo) == [prompt]
+
+
+def imported_modules(result_stderr: str) -> set[str]:
+    """The modules a process imported, from its PYTHONPROFILEIMPORTTIME report."""
+    return {
+        line.rsplit("|", 1)[1].strip()
+        for line in result_stderr.splitlines()
+        if line.startswith("import time:")
+    }
+
+
+def test_a_plain_prompt_loads_neither_click_nor_the_classifier(remembered: Path) -> None:
+    """What the hook costs is mostly what it imports: a plain request needs no CLI parser, no
+    statement classifier and nothing that writes memory."""
+    result = hook(
+        "claude",
+        "UserPromptSubmit",
+        remembered,
+        "Where does the auth code keep sessions?",
+        env={"PYTHONPROFILEIMPORTTIME": "1"},
+    )
+    assert "Redis session store" in context_of("claude", "UserPromptSubmit", result)
+    loaded = imported_modules(result.stderr)
+    assert "comet_git.agents.hooks" in loaded
+    assert not loaded & {"click", "comet_git.cli", "comet_git.learning.signals", "comet_git.learning.capture"}
+
+
+def test_the_fast_entry_takes_only_the_installed_hooks_command_line() -> None:
+    from comet_git.entry import parse_fast_agent_hook
+
+    assert parse_fast_agent_hook(["--host", "claude", "SessionStart"]) == ("claude", "SessionStart")
+    assert parse_fast_agent_hook(["--host", "codex"]) == ("codex", None)
+    for other in (["--host=claude", "Stop"], ["--help"], ["--host", "claude", "--help"], ["SessionStart"]):
+        assert parse_fast_agent_hook(other) is None, other  # click answers these

@@ -30,14 +30,16 @@ EVENTS: dict[str, list[tuple[str, str | None]]] = {
     "claude": [
         ("SessionStart", None),
         ("UserPromptSubmit", None),
-        ("PreToolUse", "Edit|Write|MultiEdit"),
+        # Read too: a file's memory arrives before the first edit, when the agent reads it.
+        ("PreToolUse", "Read|Edit|Write"),
         ("SessionEnd", None),
     ],
     "codex": [
         ("SessionStart", None),
         ("UserPromptSubmit", None),
         ("PreToolUse", "apply_patch"),
-        ("Stop", None),
+        # Codex's Stop fires after every turn; a session ends once.
+        ("SessionEnd", None),
     ],
     "cursor": [("sessionStart", None), ("beforeSubmitPrompt", None), ("sessionEnd", None)],
     "gemini": [
@@ -57,6 +59,10 @@ def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return writable
 
 
+# Codex gives a SessionEnd hook 1 s unless told otherwise (3 s at most): comet's hook takes up to 1 s.
+TIMEOUTS = {("codex", "SessionEnd"): {"timeout": 3}}
+
+
 def comet_entries(host: str, comet: str) -> dict[str, list[dict[str, Any]]]:
     entries: dict[str, list[dict[str, Any]]] = {}
     for event, matcher in EVENTS[host]:
@@ -64,7 +70,8 @@ def comet_entries(host: str, comet: str) -> dict[str, list[dict[str, Any]]]:
         if host == "cursor":
             entries[event] = [{"command": command}]
         else:
-            group: dict[str, Any] = {"hooks": [{"type": "command", "command": command}]}
+            handler = {"type": "command", "command": command, **TIMEOUTS.get((host, event), {})}
+            group: dict[str, Any] = {"hooks": [handler]}
             entries[event] = [{"matcher": matcher, **group}] if matcher else [group]
     return entries
 
@@ -333,3 +340,56 @@ def test_the_installed_claude_hooks_run_this_comet(home: Path, repo: Path) -> No
         payload = payload.replace("@CWD@", str(repo)).replace("@PROMPT@", "fix the login test")
         answered = subprocess.run(argv, input=payload, capture_output=True, text=True, cwd=repo, timeout=120)
         assert answered.returncode == 0, answered.stderr
+
+
+def test_codex_hooks_go_where_codex_home_says(
+    home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    codex_home = tmp_path / "elsewhere" / "codex"
+    monkeypatch.setenv("CODEX_HOME", str(codex_home))
+    assert states(install("codex")) == {"codex": "installed"}
+    assert json.loads((codex_home / "hooks.json").read_text()) == comet_only("codex", installed_comet())
+    assert not (home / ".codex").exists()
+    assert states(uninstall("codex")) == {"codex": "removed"}
+
+
+def codex_status() -> tuple[str | None, str]:
+    done = invoke("hooks", "status", "--agent", "codex", "--json")
+    assert done.exit_code == 0, done.stderr
+    [target] = done.json()["targets"]
+    return target["trust"], invoke("hooks", "status", "--agent", "codex").stdout
+
+
+def trust_codex_hooks(config: Path, hooks_json: Path, events: list[str], **extra: str) -> None:
+    """What Codex's /hooks writes when the user trusts a hook: one table per handler."""
+    tables = [
+        f'[hooks.state."{hooks_json}:{event}:0:0"]\ntrusted_hash = "sha256:{"ab" * 32}"\n'
+        + "".join(f"{key} = {value}\n" for key, value in extra.items())
+        for event in events
+    ]
+    config.write_text('model = "gpt-5"\n\n' + "\n".join(tables))
+
+
+def test_codex_status_says_whether_the_user_trusted_the_hooks(home: Path) -> None:
+    install("codex")
+    hooks_json, config = home / ".codex" / "hooks.json", home / ".codex" / "config.toml"
+    trust, text = codex_status()
+    assert trust == "untrusted" and "open /hooks in Codex and trust them" in text
+    trust_codex_hooks(config, hooks_json, ["session_start", "user_prompt_submit"])
+    assert codex_status()[0] == "partly-trusted"
+    every = ["session_start", "user_prompt_submit", "pre_tool_use", "session_end"]
+    trust_codex_hooks(config, hooks_json, every)
+    trust, text = codex_status()
+    assert trust == "trusted" and "Codex has your trust recorded" in text
+    trust_codex_hooks(config, hooks_json, every, enabled="false")
+    assert codex_status()[0] == "disabled"
+    config.write_text("this is [not toml")
+    assert codex_status()[0] == "untrusted"
+    claude = invoke("hooks", "status", "--agent", "claude", "--json").json()["targets"][0]
+    assert claude["trust"] is None
+
+
+def test_installing_for_codex_names_the_minimum_version_and_the_trust_step(home: Path) -> None:
+    done = invoke("hooks", "install", "--agent", "codex")
+    assert done.exit_code == 0, done.stderr
+    assert "Codex 0.146 or newer" in done.stdout and "/hooks" in done.stdout

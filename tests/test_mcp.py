@@ -5,6 +5,9 @@ from __future__ import annotations
 
 import json
 import os
+import signal
+import subprocess
+import time
 from pathlib import Path
 from typing import Any
 
@@ -73,3 +76,86 @@ def test_an_mcp_client_session_uses_the_memory(repo: Path) -> None:
 def test_without_a_repository_path_that_exists_it_says_so(tmp_path: Path) -> None:
     result = run_comet("mcp", str(tmp_path / "missing"))
     assert result.exit_code == 1 and "does not exist" in result.stderr and result.stdout == ""
+
+
+async def _tools_and_empty_task(repo: Path) -> tuple[list[Any], Any]:
+    server = StdioServerParameters(command=installed_comet(), args=["mcp", str(repo)], env=_environment())
+    async with stdio_client(server) as (read, write), ClientSession(read, write) as session:
+        await session.initialize()
+        tools = (await session.list_tools()).tools
+        empty = await session.call_tool("task_context", {"task_text": "   "})
+    return tools, empty
+
+
+def _enum(schema: dict[str, Any]) -> list[str]:
+    for option in [schema, *schema.get("anyOf", [])]:
+        if "enum" in option:
+            return list(option["enum"])
+    return []
+
+
+def test_the_tools_describe_every_parameter_and_say_what_they_change(repo: Path) -> None:
+    from comet_git.cli import TASK_OUTCOMES
+    from comet_git.records.model import KNOWN_OPERATIONS, KNOWN_PHASES, OUTCOMES
+
+    tools, empty = anyio.run(_tools_and_empty_task, repo)
+    by_name = {tool.name: tool for tool in tools}
+    parameters = {
+        (tool.name, name): schema
+        for tool in tools
+        for name, schema in tool.input_schema["properties"].items()
+    }
+    assert len(parameters) >= 19
+    undescribed = [key for key, schema in parameters.items() if not schema.get("description")]
+    assert undescribed == []
+    assert _enum(parameters[("task_context", "operation")]) == list(KNOWN_OPERATIONS)
+    assert _enum(parameters[("task_context", "phase")]) == list(KNOWN_PHASES)
+    assert _enum(parameters[("feedback", "outcome")]) == list(OUTCOMES)
+    assert _enum(parameters[("complete", "outcome")]) == list(TASK_OUTCOMES)
+    for tool in ("remember", "signal"):
+        assert _enum(parameters[(tool, "scope")]) == ["project", "global"]
+    hints = {name: tool.annotations for name, tool in by_name.items()}
+    assert all(hint is not None and hint.open_world_hint is False for hint in hints.values())
+    assert hints["expand"].read_only_hint is True
+    assert hints["forget"].destructive_hint is True
+    assert all(hints[name].destructive_hint is False for name in TOOLS - {"expand", "forget"})
+    assert empty.is_error and "task_text is empty" in getattr(empty.content[0], "text", "")
+
+
+@pytest.mark.parametrize("when", ["serving", "starting"])
+def test_sigint_ends_the_server_quietly(repo: Path, when: str) -> None:
+    server = subprocess.Popen(
+        [installed_comet(), "mcp", str(repo)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=_environment(),
+    )
+    assert server.stdin is not None and server.stdout is not None
+    if when == "serving":
+        hello = {
+            "protocolVersion": "2025-06-18",
+            "capabilities": {},
+            "clientInfo": {"name": "t", "version": "1"},
+        }
+        request = {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": hello}
+        server.stdin.write((json.dumps(request) + "\n").encode())
+        server.stdin.flush()
+        assert json.loads(server.stdout.readline())["id"] == 1
+    else:
+        # While the SDK is being imported (most of the start): its pydantic core is mapped.
+        wait_until_imported(server.pid, "pydantic_core")
+    server.send_signal(signal.SIGINT)
+    _, stderr = server.communicate(timeout=60)
+    assert server.returncode == 0 and b"Traceback" not in stderr and stderr == b""
+
+
+def wait_until_imported(pid: int, package: str) -> None:
+    """Until the process has mapped a compiled module of `package` (a wait, not a speed check)."""
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        maps = Path(f"/proc/{pid}/maps")
+        if maps.exists() and f"/site-packages/{package}/" in maps.read_text(errors="replace"):
+            return
+        time.sleep(0.01)
+    raise AssertionError(f"{package} was never imported")

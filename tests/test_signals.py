@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from comet_git.learning import signals
+from comet_git.learning import cues, signals
 from comet_git.learning.signals import LONG_TERM, ONE_OFF, SignalDecision, classify_signal
 
 DEV_SET = Path("/work/shared/eval/signals-dev.jsonl")
@@ -309,11 +309,32 @@ def test_deterministic_and_whitespace_insensitive() -> None:
 
 
 def test_standard_library_only() -> None:
-    tree = ast.parse(Path(signals.__file__).read_text(encoding="utf-8"))
-    modules: set[str] = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            modules.update(alias.name.split(".")[0] for alias in node.names)
-        elif isinstance(node, ast.ImportFrom) and node.module:
-            modules.add(node.module.split(".")[0])
-    assert modules <= set(sys.stdlib_module_names) | {"__future__"}, modules
+    # signals.py and the cue finder it is built on (learning/cues.py), which hooks load alone.
+    for module in (signals, cues):
+        tree = ast.parse(Path(module.__file__ or "").read_text(encoding="utf-8"))
+        modules: set[str] = set()
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                modules.update(alias.name for alias in node.names)
+            elif isinstance(node, ast.ImportFrom) and node.module:
+                modules.add(node.module)
+        outside = {name for name in modules if name.split(".")[0] not in sys.stdlib_module_names}
+        assert outside <= {"__future__", "comet_git.learning.cues"}, (module.__name__, outside)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Fix the failing login test",
+        "Fix this now",
+        "Always run ruff before committing",
+        "Never mind",
+        "这次先别提交",
+        "帮我修一下登录测试",
+    ],
+)
+def test_the_quick_cue_check_never_misses_what_the_classifier_finds(text: str) -> None:
+    # The hook skips the classifier when has_cues is False: that must mean "no cues" to it too.
+    assert cues.has_cues(text) or not classify_signal(text).cues
+    if text in ("Fix the failing login test", "Never mind"):
+        assert not cues.has_cues(text)  # a plain request; a masked cue

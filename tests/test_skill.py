@@ -34,9 +34,27 @@ def test_the_skill_follows_the_agent_skills_format() -> None:
     assert meta["name"] == SKILL.name == SKILL_NAME
     assert re.fullmatch(r"[a-z0-9]+(-[a-z0-9]+)*", meta["name"]) and len(meta["name"]) <= 64
     assert 0 < len(meta["description"]) <= 1024 and "Use it" in meta["description"]
+    assert meta["allowed-tools"] == "Bash(comet:*)"  # the agent may run comet without asking each time
     assert len(text.splitlines()) <= 500
     for link in re.findall(r"\]\((references/[^)]+)\)", text):
         assert (SKILL / link).is_file(), link
+
+
+def test_the_skill_installs_comet_from_its_repository_not_from_an_index() -> None:
+    # comet-git is not published on a package index: `pip install comet-git` installs nothing
+    # (or someone else's package).  Neither the skill nor a hint of comet may say so.
+    index_install = re.compile(r"pip install ['\"]?comet-git")
+    for doc in [*SKILL_DOCS, *sorted((ROOT / "comet_git").rglob("*.py"))]:
+        for number, line in enumerate(doc.read_text().splitlines(), 1):
+            if index_install.search(line) and not re.search(r"(do not|not) `?pip install", line):
+                raise AssertionError(f"{doc.relative_to(ROOT)}:{number}: {line.strip()}")
+    text = (SKILL / "SKILL.md").read_text()
+    assert "pip install ." in text
+
+
+def test_the_skill_tells_how_to_join_the_hooks_session() -> None:
+    text = (SKILL / "SKILL.md").read_text()
+    assert "<comet-git-memory>" in text and "comet session: --session" in text
 
 
 def test_the_installed_package_holds_the_skill() -> None:

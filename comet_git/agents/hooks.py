@@ -16,30 +16,36 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 START, PROMPT, PATH, STOP = "start", "prompt", "path", "stop"
 HOSTS = ("claude", "codex", "cursor", "gemini")
 
-# host -> hook event name -> kind.  Events not listed get the host's empty answer.
+# host -> hook event name -> kind.  Events not listed get the host's empty answer.  A task is
+# completed when the session ends, never on the per-turn stops (Claude Code's and Codex's
+# `Stop`, Cursor's `stop`), which fire after every answer: one session, one task.completed.
 EVENT_KINDS: dict[str, dict[str, str]] = {
-    "claude": {
-        "SessionStart": START,
-        "UserPromptSubmit": PROMPT,
-        "PreToolUse": PATH,
-        "Stop": STOP,
-        "SessionEnd": STOP,
-    },
-    "codex": {"SessionStart": START, "UserPromptSubmit": PROMPT, "PreToolUse": PATH, "Stop": STOP},
+    "claude": {"SessionStart": START, "UserPromptSubmit": PROMPT, "PreToolUse": PATH, "SessionEnd": STOP},
+    # SessionEnd since Codex 0.146 (MIN_CODEX_VERSION).
+    "codex": {"SessionStart": START, "UserPromptSubmit": PROMPT, "PreToolUse": PATH, "SessionEnd": STOP},
     # Cursor has no documented way to add context before a file is touched, so no PATH event.
-    "cursor": {"sessionStart": START, "beforeSubmitPrompt": PROMPT, "stop": STOP, "sessionEnd": STOP},
+    "cursor": {"sessionStart": START, "beforeSubmitPrompt": PROMPT, "sessionEnd": STOP},
     # Gemini documents additionalContext for AfterTool, not BeforeTool: reading a file comes first.
     "gemini": {"SessionStart": START, "BeforeAgent": PROMPT, "AfterTool": PATH, "SessionEnd": STOP},
 }
 
-# Events that end a whole session, as opposed to one turn of it.
-SESSION_END_EVENTS = {"SessionEnd", "sessionEnd"}
+# The oldest Codex whose hooks comet relies on: SessionEnd for root sessions arrived in 0.146.
+MIN_CODEX_VERSION = "0.146"
+
+# comet's own answers are wrapped in these lines, so that a host that hands them back inside
+# the user's prompt (Gemini CLI headless: `gemini -p` puts the SessionStart context in front
+# of the prompt) has them taken out again before the prompt is captured or searched for.
+INJECTED_OPEN, INJECTED_CLOSE = "<comet-git-memory>", "</comet-git-memory>"
+_INJECTED = (
+    # comet's block; and the wrapper a host puts around hook context (Gemini: <hook_context>),
+    # which holds hook output, never what the user typed.  Compiled when a prompt has a "<".
+    rf"{re.escape(INJECTED_OPEN)}.*?{re.escape(INJECTED_CLOSE)}|<hook_context>.*?</hook_context>"
+)
 
 # Hosts whose prompt hook cannot add context (Cursor's beforeSubmitPrompt only allows or blocks).
 PROMPT_WITHOUT_CONTEXT = {"cursor"}
@@ -49,15 +55,14 @@ MAX_CONTEXT_CHARS = 9000
 CONTEXT_BUDGET = 6000
 MAX_ENTRIES = 8
 
-_PATCH_FILE = re.compile(r"^\*\*\* (?:Update|Add) File: (.+)$", re.M)
+_PATCH_FILE = r"^\*\*\* (?:Update|Add) File: (.+)$"  # compiled for a Codex apply_patch only
 
 
 class PayloadError(ValueError):
     """The host sent something that is not a hook payload."""
 
 
-@dataclass(frozen=True)
-class HookEvent:
+class HookEvent(NamedTuple):  # not a dataclass: `dataclasses` imports inspect and ast (~5 ms)
     host: str
     name: str  # the host's event name, e.g. UserPromptSubmit
     kind: str | None  # START, PROMPT, PATH, STOP, or None for an event comet ignores
@@ -67,10 +72,8 @@ class HookEvent:
     prompt: str | None
     path: str | None
     outcome: str
-
-    @property
-    def ends_session(self) -> bool:
-        return self.name in SESSION_END_EVENTS
+    # Cursor runs Claude Code's hooks too ("third-party hooks"): the payload then is Cursor's.
+    from_cursor: bool = False
 
     @property
     def delivers_context(self) -> bool:
@@ -94,10 +97,19 @@ def parse_event(host: str, event: str | None, raw: str) -> HookEvent:
         cwd=_cwd(payload),
         session=_session(host, payload),
         source=_text(payload, "source"),
-        prompt=_text(payload, "prompt"),
+        prompt=user_prompt(_text(payload, "prompt")),
         path=_tool_path(payload) if kind == PATH else None,
         outcome=_outcome(payload),
+        from_cursor=_text(payload, "cursor_version") is not None,
     )
+
+
+def user_prompt(prompt: str | None) -> str | None:
+    """What the user typed: the prompt without context that hooks (comet's among them) injected."""
+    if prompt is None:
+        return None
+    stripped = re.sub(_INJECTED, "", prompt, flags=re.S).strip() if "<" in prompt else prompt
+    return stripped or None
 
 
 def _load(raw: str) -> dict[str, Any]:
@@ -143,15 +155,16 @@ def _tool_path(payload: dict[str, Any]) -> str | None:
             return str(tool_input[key])
     patch = tool_input.get("command") or tool_input.get("input")  # Codex apply_patch
     if isinstance(patch, str):
-        found = _PATCH_FILE.search(patch)
+        found = re.search(_PATCH_FILE, patch, re.M)
         if found:
             return found.group(1).strip()
     return None
 
 
 def _outcome(payload: dict[str, Any]) -> str:
-    """partial unless the host says the run failed (Cursor's stop reports a status)."""
-    return "failure" if payload.get("status") == "error" else "partial"
+    """partial unless the host says the run failed: Cursor's sessionEnd reports a `reason`
+    (completed, aborted, error, window_close, user_close), its per-turn stop a `status`."""
+    return "failure" if "error" in (payload.get("reason"), payload.get("status")) else "partial"
 
 
 # -- answers ----------------------------------------------------------------------------
@@ -172,7 +185,7 @@ def context_answer(event: HookEvent, text: str) -> str:
     """`text` handed to the agent in the host's format; the empty answer when it has none."""
     if not text or not event.delivers_context:
         return empty_answer(event.host, event.name)
-    text = clip(text)
+    text = f"{INJECTED_OPEN}\n{clip(text).rstrip()}\n{INJECTED_CLOSE}"
     if event.host == "cursor":
         return json.dumps({"additional_context": text}, ensure_ascii=False)
     return json.dumps(

@@ -1,10 +1,10 @@
 """Wire `comet agent-hook` into each coding agent's own hook settings, and take it out again.
 
 Every host reads its user-level hooks from one JSON file in the home directory (Claude Code
-~/.claude/settings.json, Codex ~/.codex/hooks.json, Cursor ~/.cursor/hooks.json, Gemini CLI
-~/.gemini/settings.json).  The bundled config ``hooks/<host>/<file>`` lists the events and
-matchers README "## Agents" documents, with ``@COMET@`` for the absolute path of the
-installed ``comet``.
+~/.claude/settings.json, Codex $CODEX_HOME/hooks.json with CODEX_HOME defaulting to ~/.codex,
+Cursor ~/.cursor/hooks.json, Gemini CLI ~/.gemini/settings.json).  The bundled config
+``hooks/<host>/<file>`` lists the events and matchers README "## Agents" documents, with
+``@COMET@`` for the absolute path of the installed ``comet``.
 
 The file is the user's: install appends comet's entries to each event's list and touches
 nothing else; uninstall takes out exactly comet's entries.  Comet's entries are recognised by
@@ -74,6 +74,9 @@ class AgentTarget:
     events: tuple[str, ...]
     backup: Path | None = None
     problem: str | None = None
+    # Codex runs a hook only once the user trusted it (status only): trusted | partly-trusted |
+    # untrusted | disabled, None for the other hosts.
+    trust: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -83,6 +86,7 @@ class AgentTarget:
             "events": list(self.events),
             "backup": str(self.backup) if self.backup else None,
             "problem": self.problem,
+            "trust": self.trust,
         }
 
 
@@ -105,13 +109,31 @@ def installed_comet() -> Path:
     if not sys.executable or not comet.is_file():
         raise CometError(
             f"there is no `comet` script beside {sys.executable or 'this Python'}",
-            hint="run the `comet` of an installed comet-git (pip install comet-git), not python -m comet_git",
+            hint="run the `comet` of an installed comet-git (`pip install .` in a checkout of its"
+            " repository), not python -m comet_git",
         )
     return comet
 
 
 def settings_path(host: str, home: Path) -> Path:
+    if host == "codex":
+        return codex_home(home) / "hooks.json"
     return home / SETTINGS_FILES[host]
+
+
+def codex_home(home: Path) -> Path:
+    """Where Codex keeps its user config: $CODEX_HOME, else ~/.codex."""
+    configured = os.environ.get("CODEX_HOME", "").strip()
+    return Path(configured).expanduser() if configured else home / ".codex"
+
+
+def has_comet_hooks(host: str, home: Path) -> bool:
+    """Whether the host's settings file holds some comet's hooks for `host` (False when unreadable)."""
+    try:
+        current = _read(settings_path(host, home))
+    except CometError:
+        return False
+    return current is not None and bool(_comet_events(current[2], host))
 
 
 def backup_path(path: Path) -> Path:
@@ -238,9 +260,75 @@ def _status(host: str, home: Path, comet: Path) -> AgentTarget:
         up_to_date = _same(merged(data, bundled_config(host, comet), host, path), data)
     except CometError as error:
         return AgentTarget(host, path, "invalid", events, kept, error.message)
+    trust = codex_trust(data, path, home) if host == "codex" and events else None
     if up_to_date:
-        return AgentTarget(host, path, "installed", events, kept)
-    return AgentTarget(host, path, "outdated" if events else "not-installed", events, kept)
+        return AgentTarget(host, path, "installed", events, kept, trust=trust)
+    return AgentTarget(host, path, "outdated" if events else "not-installed", events, kept, trust=trust)
+
+
+# -- Codex's trust of hooks ---------------------------------------------------------------
+
+
+def codex_trust(data: dict[str, Any], path: Path, home: Path) -> str:
+    """Whether Codex will run comet's hooks in `data` (the hooks.json at `path`).
+
+    Codex skips a hook the user has not trusted, silently.  It records trust in its
+    config.toml, one table per handler, keyed by the file, the event (snake case) and the
+    handler's place: `[hooks.state."<hooks.json>:session_start:0:0"] trusted_hash = "sha256:…"`
+    (`enabled = false` turns a trusted hook off).  comet does not recompute Codex's hash: a
+    hook changed since it was trusted shows up in Codex's /hooks, not here."""
+    states = _codex_hook_states(codex_home(home) / "config.toml")
+    sources = {str(path), str(path.resolve())}
+    trusted = disabled = total = 0
+    for key_tail in _comet_handler_keys(data):
+        total += 1
+        keys = [f"{source}:{key_tail}" for source in sources]
+        state = next((states[key] for key in keys if key in states), {})
+        if state.get("enabled") is False:
+            disabled += 1
+        elif isinstance(state.get("trusted_hash"), str):
+            trusted += 1
+    if disabled:
+        return "disabled"
+    if trusted == total:
+        return "trusted"
+    return "partly-trusted" if trusted else "untrusted"
+
+
+def _comet_handler_keys(data: dict[str, Any]) -> list[str]:
+    """`<event>:<group>:<handler>` of each comet handler in a Codex hooks.json, as Codex keys it."""
+    keys = []
+    for event, groups in _hooks_of(data, Path()).items():
+        if not isinstance(groups, list):
+            continue
+        for group_index, group in enumerate(groups):
+            handlers = group.get("hooks") if isinstance(group, dict) else None
+            for handler_index, handler in enumerate(handlers if isinstance(handlers, list) else []):
+                if isinstance(handler, dict) and is_comet_command(handler.get("command"), "codex"):
+                    keys.append(f"{_snake(event)}:{group_index}:{handler_index}")
+    return keys
+
+
+def _snake(event: str) -> str:
+    return re.sub(r"(?<!^)(?=[A-Z])", "_", event).lower()
+
+
+def _codex_hook_states(config: Path) -> dict[str, dict[str, Any]]:
+    """The [hooks.state] tables of Codex's config.toml; none when it is missing or not TOML
+    (Codex itself then refuses to start, and says why)."""
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:  # pragma: no cover - Python 3.10
+        import tomli as tomllib
+    try:
+        parsed = tomllib.loads(config.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+        return {}
+    hooks = parsed.get("hooks")
+    state = hooks.get("state") if isinstance(hooks, dict) else None
+    if not isinstance(state, dict):
+        return {}
+    return {key: value for key, value in state.items() if isinstance(value, dict)}
 
 
 def _apply(change: _Change) -> AgentTarget:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import shlex
 import threading
 from collections.abc import Callable
 from pathlib import Path
@@ -32,6 +33,10 @@ from comet_git.agents.hooks import (
 from comet_git.commands import Output
 
 DEFAULT_TIMEOUT = 1.0
+# The detached process that finishes a capture the budget cut short (`_hand_off`).
+FINISH_ENV = "COMET_AGENT_HOOK_FINISH"
+FINISH_TIMEOUT = 120.0
+DETACHED: list[Any] = []  # the finishing processes started (subprocess.Popen)
 SESSION_START = ""  # no task text: the director's session-start request
 
 
@@ -41,18 +46,55 @@ def answer(
     """The host's answer; `Output.text` is exactly what goes to stdout."""
     if os.environ.get("COMET_DISABLE") == "1":
         return _output(host, event, empty_answer(host, event))
+    finishing = os.environ.get(FINISH_ENV) == "1"
     result: dict[str, str] = {}
 
+    def read() -> str:
+        result["stdin"] = read_stdin()
+        return result["stdin"]
+
     def work() -> None:
-        result["answer"] = _answer_or_log(host, event, read_stdin)
+        result["answer"] = _answer_or_log(host, event, read, capture_only=finishing)
 
     worker = threading.Thread(target=work, name="comet-agent-hook", daemon=True)
     worker.start()
-    worker.join(_timeout() if timeout is None else timeout)
+    worker.join(FINISH_TIMEOUT if finishing else _timeout() if timeout is None else timeout)
     if "answer" not in result:
-        _log(TimeoutError("gave up waiting for the store: answered empty"), host=host, event=event)
+        handed_off = "stdin" in result and not finishing and _hand_off(host, event, result["stdin"])
+        note = "; a background process finishes the capture" if handed_off else ""
+        _log(TimeoutError(f"gave up waiting for the store: answered empty{note}"), host=host, event=event)
         return _output(host, event, empty_answer(host, event))
     return _output(host, event, result["answer"])
+
+
+def _hand_off(host: str, event: str | None, raw: str) -> bool:
+    """After the budget, what the user said must not be lost with the answer: a detached
+    `comet agent-hook` (no budget, no answer) journals and records the prompt from the same
+    payload.  The signal's id comes from the session and the words, so the journal keeps one
+    event whichever process gets there first, and remembering twice changes nothing."""
+    try:
+        parsed = parse_event(host, event, raw)
+        if parsed.kind != PROMPT or not parsed.prompt:
+            return False
+        import subprocess
+        import sys
+
+        child = subprocess.Popen(
+            [sys.executable, "-m", "comet_git", "agent-hook", "--host", host, parsed.name],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            env={**os.environ, FINISH_ENV: "1"},
+            start_new_session=True,  # outlives this hook, untouched by the host's signals
+        )
+        DETACHED.append(child)  # kept: it outlives this process, which has nothing to wait for
+        assert child.stdin is not None
+        with child.stdin:
+            child.stdin.write(raw.encode("utf-8", "surrogateescape"))
+    except Exception as error:  # the boundary again: the host has its answer either way
+        _log(error, host=host, event=event)
+        return False
+    return True
 
 
 def _output(host: str, event: str | None, text: str) -> Output:
@@ -66,15 +108,28 @@ def _timeout() -> float:
         return DEFAULT_TIMEOUT
 
 
-def _answer_or_log(host: str, event: str | None, read_stdin: Callable[[], str]) -> str:
+def _answer_or_log(
+    host: str, event: str | None, read_stdin: Callable[[], str], *, capture_only: bool = False
+) -> str:
     try:
         if host not in HOSTS:
             raise ValueError(f"unknown host {host!r}: one of {', '.join(HOSTS)}")
         parsed = parse_event(host, event, read_stdin())
-        return context_answer(parsed, _handle(parsed))
+        if capture_only:
+            _finish_capture(parsed)
+            return ""
+        return context_answer(parsed, _with_session(_handle(parsed), parsed.session))
     except Exception as error:  # the agent-hook boundary of SPEC §13: logged, never raised
         _log(error, host=host, event=event)
         return empty_answer(host, event)
+
+
+def _with_session(text: str, session: str | None) -> str:
+    """The hook's session named under what it delivers, so that the agent's own `comet` calls
+    (the skill) join it: what the hook gave is not given again, outcomes land in its task."""
+    if not text or not session:
+        return text
+    return f"{text.rstrip()}\n\ncomet session: --session {shlex.quote(session)}\n"
 
 
 def _log(error: BaseException, **context: Any) -> None:
@@ -87,7 +142,7 @@ def _log(error: BaseException, **context: Any) -> None:
 
 def _handle(event: HookEvent) -> str:
     """The text to hand the agent ("" for nothing), after doing what the event asks."""
-    if event.kind is None:
+    if event.kind is None or _cursor_answers_itself(event):
         return ""
     from comet_git.workspace import open_workspace
 
@@ -115,6 +170,25 @@ def _handle(event: HookEvent) -> str:
     return ""
 
 
+def _cursor_answers_itself(event: HookEvent) -> bool:
+    """Cursor also runs Claude Code's hooks: with comet's own Cursor hooks installed too, the
+    Claude hook stays quiet for what Cursor's hooks already do (the session start, the prompt,
+    the session end), so that each prompt is captured once.  A file about to be touched has no
+    Cursor hook, so the Claude one still answers that."""
+    if event.host != "claude" or not event.from_cursor or event.kind == PATH:
+        return False
+    from comet_git.agents.settings import has_comet_hooks
+
+    return has_comet_hooks("cursor", Path.home())
+
+
+def _finish_capture(event: HookEvent) -> None:
+    if event.kind == PROMPT and event.prompt and not _cursor_answers_itself(event):
+        from comet_git.workspace import open_workspace
+
+        _capture(open_workspace(Path(event.cwd) if event.cwd else Path.cwd()), event.prompt, event.session)
+
+
 def _context(ws: Any, task: str, *, session: str | None, path: str | None = None) -> str:
     from comet_git.director import service
 
@@ -131,27 +205,37 @@ def _capture(ws: Any, prompt: str, session: str | None) -> str:
     """Journal the prompt as a user signal when it states a rule (long-term or one-off), in
     the session's episode; an ordinary request ("fix the login test") is not a statement
     about the user."""
-    from comet_git.learning.capture import capture_signal
+    from comet_git.learning.cues import has_cues
+
+    if not has_cues(prompt):
+        return ""  # a plain request: the classifier (and its hundred patterns) is not even loaded
     from comet_git.learning.signals import LONG_TERM, classify_signal
 
-    decision = classify_signal(prompt) if prompt.strip() else None
+    decision = classify_signal(prompt)
     if decision is None or not decision.cues:
         return ""
+    # Only now what writing takes (most prompts are plain requests: they never pay for it).
+    from comet_git.journal.events import stable_id
+    from comet_git.learning.capture import capture_signal
+
     learning = ws.setting("memory.learning").value
-    result = capture_signal(ws.provider(), prompt, learning=learning, session=session)
+    # The same words in the same session are one signal, whichever process journals them first.
+    event_id = stable_id("ev", "agent-hook user.signal", session or "", prompt)
+    result = capture_signal(ws.provider(), prompt, learning=learning, session=session, event_id=event_id)
     if decision.kind != LONG_TERM or result.record is None:
         return ""
+    record = result.record.id
     return (
-        f"comet-git remembered this as a long-term preference of the user: {result.record.id}"
-        f" ({result.scope} scope). Correct it with `comet memory correct --id {result.record.id}`.\n"
+        f"comet-git remembered this as a long-term preference of the user: {record} ({result.scope}"
+        f' scope). If that is not what they meant: `comet memory correct --id {record} --text "..."`'
+        f" with their words, or `comet memory forget --id {record}`.\n"
     )
 
 
 def _complete(ws: Any, event: HookEvent) -> None:
     from comet_git.director import service
 
-    summary = "session ended" if event.ends_session else "agent turn ended"
-    service.complete(ws, f"{summary} ({event.host} {event.name})", event.outcome, None, event.session)
+    service.complete(ws, f"session ended ({event.host} {event.name})", event.outcome, None, event.session)
 
 
 def _join(*parts: str) -> str:

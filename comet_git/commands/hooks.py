@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from comet_git.agents.hooks import MIN_CODEX_VERSION
 from comet_git.agents.settings import (
     HOSTS,
     SCHEMA,
@@ -57,8 +58,15 @@ STATUS_NOTES = {
 }
 # What the host itself asks of the user before the new hooks run.
 HOST_NOTES = {
-    "codex": "Codex runs new hooks once you trust them: review them with /hooks in Codex"
-    " (older Codex versions also need `codex_hooks = true` under [features] in ~/.codex/config.toml)",
+    "codex": f"Codex {MIN_CODEX_VERSION} or newer runs new hooks only once you trust them:"
+    " open /hooks in Codex and trust comet's; `comet hooks status --agent codex` says whether you have",
+}
+# Codex skips hooks the user has not trusted without a word: status says so, and how.
+TRUST_NOTES = {
+    "trusted": "Codex has your trust recorded for comet's hooks",
+    "partly-trusted": "Codex runs only some of comet's hooks: open /hooks in Codex and trust the rest",
+    "untrusted": "Codex skips comet's hooks until you trust them: open /hooks in Codex and trust them",
+    "disabled": "some of comet's hooks are turned off in Codex: turn them on again in /hooks",
 }
 
 
@@ -89,6 +97,8 @@ def _agent_details(action: str, target: AgentTarget) -> list[str]:
         details.append(f"the file as it was before: {target.backup}")
     if target.backup is not None and target.state == "entries-removed":
         details.append(f"the file from before the install is still at {target.backup}")
+    if action == "status" and target.trust is not None:
+        details.append(TRUST_NOTES[target.trust])
     if action == "install" and target.state in ("installed", "updated"):
         if target.host in HOST_NOTES:
             details.append(HOST_NOTES[target.host])

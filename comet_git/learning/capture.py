@@ -61,6 +61,7 @@ def signal_event(
     project_key: str | None,
     episode: str | None,
     session: str | None = None,
+    event_id: str | None = None,
 ) -> Event:
     at = utc_now()
     signal: dict[str, Any] = {
@@ -72,7 +73,7 @@ def signal_event(
     if decision.rest:
         signal["rule"] = decision.rule  # what was remembered of it
     return Event(
-        event_id=random_id("ev"),
+        event_id=event_id or random_id("ev"),
         episode_id=episode or session_episode(project_key, session, at),
         type="user.signal",
         at=at,
@@ -100,16 +101,18 @@ def capture_signal(
     learning: bool = True,
     episode: str | None = None,
     session: str | None = None,
+    event_id: str | None = None,
 ) -> SignalResult:
     """Journal `text` (`episode`, else the episode of `session` in this project) and store its
-    rule when it is long-term."""
+    rule when it is long-term.  `event_id` (a stable id) makes a second capture of the same
+    statement, by a process that finishes what a cut-short one began, journal nothing twice."""
     if not text.strip():
         raise CometError("the statement is empty", hint='pass --text "what the user said"')
     text = redact_text(text)  # nothing derived from it (title, tasks) may carry a secret either
     decision = classify_signal(text)
     chosen = journal_scope(decision, scope, provider.project_key)
     store = provider.store_for_scope(chosen)
-    event = signal_event(text, decision, chosen, provider.project_key, episode, session)
+    event = signal_event(text, decision, chosen, provider.project_key, episode, session, event_id)
     journal = Journal(store.create())
     journal.append([event])
     return process_signal(provider, journal, event, learning=learning, decision=decision)
