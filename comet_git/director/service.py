@@ -206,10 +206,13 @@ def _event(ws: Workspace, kind: str, session: str | None, context: dict[str, Any
 
 
 def _session_path(ws: Workspace, session: str) -> Path:
-    import hashlib  # 4 ms (OpenSSL), for --session only
+    # Two CRC-32s (of the name and of its reverse) make a 64-bit file name: a session's file only
+    # has to differ from the other sessions' of this user, and hashlib costs 5 ms to import
+    # (OpenSSL) on the path of every agent hook.
+    import zlib
 
-    digest = hashlib.sha256(f"{ws.project_key}\x1f{session}".encode()).hexdigest()[:24]
-    return ws.home.root / "sessions" / f"{digest}.json"
+    name = f"{ws.project_key}\x1f{session}".encode()
+    return ws.home.root / "sessions" / f"{zlib.crc32(name):08x}{zlib.crc32(name[::-1]):08x}.json"
 
 
 def _session_given(ws: Workspace, session: str | None) -> set[str]:
