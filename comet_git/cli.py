@@ -8,14 +8,14 @@ import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, NoReturn, TypeVar
 
 import click
 from click.core import ParameterSource
 
 from comet_git import __version__
-from comet_git.commands import Output
-from comet_git.errors import CometError
+from comet_git.commands import Output, error_report
+from comet_git.errors import BadOptionError, CometError, environment_error
 from comet_git.records.model import (
     KNOWN_OPERATIONS,
     KNOWN_PHASES,
@@ -33,13 +33,25 @@ F = TypeVar("F", bound=Callable[..., Any])
 def run(as_json: bool, produce: Callable[[], Output]) -> None:
     try:
         output = produce()
+    except BadOptionError as error:  # a value the option's type could not check: a usage error
+        detail = error.message + (f" ({error.hint})" if error.hint else "")
+        raise click.BadParameter(detail, param_hint=f"'{error.option}'") from None
     except CometError as error:
-        click.echo(f"error: {error}", err=True)  # the headline, then "  hint: ..." when there is one
-        sys.exit(1)
+        fail(error, as_json)
+    except OSError as error:  # a full disk, a permission: the writes are atomic, nothing changed
+        fail(environment_error(error), as_json)
     # Bytes straight to stdout: click.echo would scan megabytes of JSON for ANSI codes.
     sys.stdout.flush()
     sys.stdout.buffer.writelines(output.render(as_json))
     sys.stdout.buffer.flush()
+    if output.failure is not None:
+        fail(output.failure, as_json)
+
+
+def fail(error: CometError, as_json: bool) -> NoReturn:
+    """Exit 1 with the error (its headline, then its hint) on stderr."""
+    sys.stderr.write(error_report(error.headline(), error.hint, as_json))
+    sys.exit(1)
 
 
 def json_option(function: F) -> F:
@@ -843,5 +855,19 @@ def agent_hook(host: str | None, event: str | None) -> None:
     os._exit(0)
 
 
-def main() -> None:
-    cli(prog_name="comet")
+def main(args: list[str]) -> None:
+    """Run the click CLI on `args`; with --json a usage error is a `comet.error/v1` object too."""
+    try:
+        code = cli.main(args, prog_name="comet", standalone_mode=False)
+    except click.ClickException as error:
+        if "--json" not in args:
+            error.show()
+        else:
+            context = getattr(error, "ctx", None)
+            help_hint = f"see `{context.command_path} --help`" if context else "see `comet --help`"
+            sys.stderr.write(error_report(error.format_message(), help_hint, True))
+        sys.exit(error.exit_code)
+    except click.Abort:
+        click.echo("Aborted!", err=True)
+        sys.exit(1)
+    sys.exit(code if isinstance(code, int) else 0)

@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from comet_git.errors import CometError
+from comet_git.errors import BadOptionError, CometError
 from comet_git.journal.events import Event, random_id, session_episode
 from comet_git.journal.log import DONE, FAILED, Journal
 from comet_git.journal.redact import redact_text
@@ -22,7 +22,7 @@ from comet_git.learning.consolidate import Placement, place
 from comet_git.learning.signals import LONG_TERM, SignalDecision, classify_signal
 from comet_git.provider import Query, RecordView, Remember
 from comet_git.provider.local import LocalProvider
-from comet_git.records.model import Evidence, Selectors, utc_now
+from comet_git.records.model import MAX_TEXT, Evidence, Selectors, utc_now
 
 SIGNAL_SCHEMA = "comet.signal/v1"
 
@@ -105,6 +105,12 @@ def capture_signal(
     rule when it is long-term."""
     if not text.strip():
         raise CometError("the statement is empty", hint='pass --text "what the user said"')
+    if len(text) > MAX_TEXT:  # refused before it is journaled: nothing of it is kept
+        raise BadOptionError(
+            "--text",
+            f"the statement has {len(text):,} characters; a signal holds at most {MAX_TEXT:,}",
+            "pass what the user said about how to work, not a pasted document",
+        )
     text = redact_text(text)  # nothing derived from it (title, tasks) may carry a secret either
     decision = classify_signal(text)
     chosen = journal_scope(decision, scope, provider.project_key)

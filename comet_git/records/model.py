@@ -34,6 +34,8 @@ KNOWN_PHASES = ("plan", "build", "verify", "review", "release")
 ID_PATTERN = re.compile(r"^[a-z][a-z0-9]*-[a-z0-9]{4,32}$")
 WORD_PATTERN = re.compile(r"^[A-Za-z][A-Za-z0-9_.-]{0,39}$")
 MAX_TITLE = 200
+# A record is read in full at every task it applies to: a few sentences, not a pasted document.
+MAX_TEXT = 4000
 MAX_SUMMARY = 300
 MAX_EVIDENCE = 50
 MAX_EVIDENCE_SUMMARY = 500
