@@ -644,7 +644,10 @@ def memory_explain(path: Path, record_id: str, as_json: bool, **options: Any) ->
 @click.option("--application", metavar="AID", help="An applicationId to report an outcome for.")
 @click.option("--outcome", type=click.Choice([*OUTCOMES, *TASK_OUTCOMES]), help="The outcome to report.")
 @click.option(
-    "--complete", is_flag=True, help="Journal the task's completion (with --summary, --outcome, --lesson)."
+    "--complete",
+    is_flag=True,
+    help="Journal the task's completion (with --summary, --outcome, --lesson; --task names the task"
+    " when there is no --session).",
 )
 @click.option("--summary", help="With --complete: what the task did.")
 @click.option("--lesson", help="With --complete: what to remember from it.")
@@ -662,7 +665,7 @@ def task_command(path: Path, as_json: bool, **options: Any) -> None:
         bool(options["expand_id"]),
         bool(options["application"]),
         options["complete"],
-        options["task"] is not None,
+        options["task"] is not None and not options["complete"],  # a completion may name its task
     ]
     if sum(modes) > 1 or (options["task"] is not None and options["outcome"] and not options["complete"]):
         raise click.UsageError(
@@ -681,7 +684,12 @@ def task_command(path: Path, as_json: bool, **options: Any) -> None:
         run(
             as_json,
             lambda: task.complete(
-                path, options["summary"], options["outcome"], options["lesson"], options["session"]
+                path,
+                options["summary"],
+                options["outcome"],
+                options["lesson"],
+                options["session"],
+                task_text=options["task"],
             ),
         )
     else:

@@ -27,6 +27,10 @@ class NotFoundError(CometError):
     """An id, project or file that does not exist."""
 
 
+class OtherProjectError(NotFoundError):
+    """An id that exists, in another project's store: not visible from here."""
+
+
 class InvalidInputError(CometError):
     """A value given on the command line or in a delta that does not validate."""
 

@@ -71,8 +71,10 @@ def complete(
     lesson: str | None,
     session: str | None,
     event_type: str = "task.completed",
+    *,
+    task_text: str | None = None,
 ) -> Output:
-    data = service.complete(open_workspace(path), summary, result, lesson, session, event_type)
+    data = service.complete(open_workspace(path), summary, result, lesson, session, event_type, task_text)
     return Output(data, f"{event_type} journaled as {data['eventId']}\n")
 
 

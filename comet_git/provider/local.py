@@ -15,6 +15,7 @@ from comet_git.errors import (
     CometError,
     InvalidInputError,
     NotFoundError,
+    OtherProjectError,
     RecordFormatError,
     StoreError,
 )
@@ -379,7 +380,7 @@ class LocalProvider:
                 continue
             owner = index.store_of(record_id)
             if owner is not None and owner not in names:
-                raise NotFoundError(
+                raise OtherProjectError(
                     f"{record_id} belongs to another project ({owner})",
                     hint="run the command from that repository, or pass its path",
                 )
@@ -462,7 +463,7 @@ class LocalProvider:
             if store.name == owner:
                 return store
         if owner is not None:
-            raise NotFoundError(
+            raise OtherProjectError(
                 f"{record_id} belongs to another project ({owner})",
                 hint="run the command from that repository, or pass its path",
             )
