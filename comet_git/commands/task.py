@@ -61,7 +61,8 @@ def expand(path: Path, record_id: str) -> Output:
 
 def outcome(path: Path, application: str, result: str) -> Output:
     data = service.record_outcome(open_workspace(path), application, result)
-    return Output(data, f"recorded {result} for {data['id']} (application {application})\n")
+    replaced = f"; it replaces the earlier report, {data['replaced']}" if data["replaced"] else ""
+    return Output(data, f"recorded {result} for {data['id']} (application {application}{replaced})\n")
 
 
 def complete(

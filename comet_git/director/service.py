@@ -288,6 +288,8 @@ def expand(ws: Workspace, record_id: str) -> dict[str, Any]:
 
 
 def record_outcome(ws: Workspace, application: str, outcome: str) -> dict[str, Any]:
+    """Report how one delivery worked out.  An outcome counts once per applicationId: a second
+    report of the same delivery (an agent's retry loop) replaces the first, never adds to it."""
     if outcome not in OUTCOMES:
         raise InvalidInputError(
             f"--outcome {outcome!r} is not known", hint="outcomes: " + ", ".join(OUTCOMES)
@@ -298,8 +300,11 @@ def record_outcome(ws: Workspace, application: str, outcome: str) -> dict[str, A
             f"no delivery with application id {application}",
             hint="use an applicationId from the output of `comet task` in this repository",
         )
-    event, item = found
-    journal = _journal(ws)
+    event, item, earlier = found
+    replaces = earlier.outcome.get("outcome") if earlier is not None and earlier.outcome else None
+    if earlier is not None and replaces == outcome:  # the same report again: already counted
+        [view] = ws.provider().query(Query(ids=(item["id"],))).records
+        return _outcome_answer(application, item["id"], outcome, earlier.event_id, view.as_dict(), None)
     outcome_event = _event(
         ws,
         "context.outcome",
@@ -307,30 +312,47 @@ def record_outcome(ws: Workspace, application: str, outcome: str) -> dict[str, A
         {"applicationId": application, "recordId": item["id"]},
         outcome={"outcome": outcome, "applicationId": application, "recordId": item["id"]},
     )
-    journal.append([outcome_event], fresh_ids=True)
-    result = ws.provider().apply(
-        RecordOutcome(item["id"], outcome, event.at, tuple(str(why) for why in item.get("whyApplied", [])))
-    )
+    _journal(ws).append([outcome_event], fresh_ids=True)
+    why = tuple(str(reason) for reason in item.get("whyApplied", []))
+    result = ws.provider().apply(RecordOutcome(item["id"], outcome, event.at, why, replaces))
     record = result.record.as_dict() if result.record else None
+    return _outcome_answer(application, item["id"], outcome, outcome_event.event_id, record, replaces)
+
+
+def _outcome_answer(
+    application: str,
+    record_id: str,
+    outcome: str,
+    event_id: str,
+    record: dict[str, Any] | None,
+    replaced: str | None,
+) -> dict[str, Any]:
     return {
         "schema": OUTCOME_SCHEMA,
         "applicationId": application,
-        "id": item["id"],
+        "id": record_id,
         "outcome": outcome,
-        "eventId": outcome_event.event_id,
+        "replaced": replaced,
+        "eventId": event_id,
         "record": record,
     }
 
 
-def _find_application(ws: Workspace, application: str) -> tuple[Event, dict[str, Any]] | None:
+def _find_application(
+    ws: Workspace, application: str
+) -> tuple[Event, dict[str, Any], Event | None] | None:
+    """The delivery of `application` (its event and item) and the latest outcome reported for it."""
+    delivered: tuple[Event, dict[str, Any]] | None = None
+    reported: Event | None = None
     for store in ws.provider().visible_stores():
         for event in Journal(store).events():
-            if event.type != "context.applied":
-                continue
-            for item in event.context.get("items", []):
-                if item.get("applicationId") == application:
-                    return event, item
-    return None
+            if event.type == "context.outcome" and event.context.get("applicationId") == application:
+                reported = event
+            elif event.type == "context.applied" and delivered is None:
+                for item in event.context.get("items", []):
+                    if item.get("applicationId") == application:
+                        delivered = event, item
+    return None if delivered is None else (*delivered, reported)
 
 
 RESULT_OUTCOMES = {
