@@ -121,15 +121,18 @@ def project_identity(path: Path, as_json: bool) -> None:
 @project.command("adopt")
 @click.argument("key")
 @path_argument
+@click.option("--new", "new", is_flag=True, help="KEY is a new project: start it on an empty store.")
 @json_option
-def project_adopt(key: str, path: Path, as_json: bool) -> None:
+def project_adopt(key: str, path: Path, new: bool, as_json: bool) -> None:
     """Relink this clone to an existing project KEY (its memory becomes this repository's).
 
+    An unknown KEY is refused (a typo would make the project's memory seem to vanish) unless
+    --new; the output says how to go back.
     Example: comet project adopt acme-app-3f9c2a1b
     """
     from comet_git.commands import project as commands
 
-    run(as_json, lambda: commands.adopt(path, key))
+    run(as_json, lambda: commands.adopt(path, key, new=new))
 
 
 # -- git hooks ----------------------------------------------------------------------
