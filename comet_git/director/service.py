@@ -338,9 +338,7 @@ def _outcome_answer(
     }
 
 
-def _find_application(
-    ws: Workspace, application: str
-) -> tuple[Event, dict[str, Any], Event | None] | None:
+def _find_application(ws: Workspace, application: str) -> tuple[Event, dict[str, Any], Event | None] | None:
     """The delivery of `application` (its event and item) and the latest outcome reported for it."""
     delivered: tuple[Event, dict[str, Any]] | None = None
     reported: Event | None = None
