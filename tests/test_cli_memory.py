@@ -483,6 +483,31 @@ def test_hand_edit_of_a_record_file_is_a_correction_and_keeps_user_comments(
     assert "version: 3" in after
 
 
+def test_a_hand_edit_of_the_text_retitles_a_record_whose_title_came_from_it(
+    repo: Path, comet_home: Path
+) -> None:
+    derived = remember(repo, "Pin dependencies. Renovate opens the pull requests.")
+    chosen = remember(repo, "Write docstrings in English.", "--title", "Docstrings")
+    assert derived["title"] == "Pin dependencies."
+    for record, new_text in (
+        (derived, "Pin every dependency. Dev ones too."),
+        (chosen, "Docstrings: English."),
+    ):
+        path = record_file(comet_home, record["id"])
+        front_matter, body = path.read_text().split("\n---\n", 1)
+        path.write_text(front_matter + "\n---\n" + body.replace(record["text"], new_text))
+    records = listed(repo)
+    assert records[derived["id"]]["title"] == "Pin every dependency."
+    assert records[chosen["id"]]["title"] == "Docstrings"  # the person's own title stays
+    assert "title: Pin every dependency.\n" in record_file(comet_home, derived["id"]).read_text()
+    # the same for the text of a section in profile.md (the title line left as it was)
+    profile = _profile(comet_home)
+    section_text = "-->\n\nPin every dependency. Dev ones too.\n"
+    assert section_text in profile.read_text()
+    profile.write_text(profile.read_text().replace(section_text, "-->\n\nPin all versions. Always.\n"))
+    assert listed(repo)[derived["id"]]["title"] == "Pin all versions."
+
+
 def test_hand_edited_comment_line_in_front_matter_survives(repo: Path, comet_home: Path) -> None:
     rid = remember(repo, "Pin dependencies.")["id"]
     path = record_file(comet_home, rid)

@@ -43,7 +43,7 @@ from comet_git.records.model import (
     Evidence,
     Record,
     Selectors,
-    derive_summary,
+    default_title,
     parse_record_mapping,
     utc_now,
 )
@@ -103,11 +103,6 @@ FLAG_OF_KEY = {
     "scope": "--scope",
     "authority": "authority",
 }
-
-
-def default_title(text: str) -> str:
-    title = derive_summary(text)
-    return title if len(title) <= 80 else title[:77].rstrip() + "..."
 
 
 def default_class(scope: str) -> str:

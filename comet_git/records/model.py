@@ -251,6 +251,20 @@ def derive_summary(text: str, *, fill: bool = False) -> str:
     return first if len(first) <= SUMMARY_LENGTH else first[: SUMMARY_LENGTH - 3].rstrip() + "..."
 
 
+def default_title(text: str) -> str:
+    """The title a record gets when none is given: its first sentence, cut to 80 characters."""
+    title = derive_summary(text)
+    return title if len(title) <= 80 else title[:77].rstrip() + "..."
+
+
+def retitled(old: Record, edited_text: str, edited_title: str) -> str:
+    """The title after the text changed: a title derived from the old text follows the new
+    text; one the person chose, or changed in the same edit, stays."""
+    if edited_title == old.title and old.title == default_title(old.text) and edited_text != old.text:
+        return default_title(edited_text)
+    return edited_title
+
+
 LineFinder = Callable[[str], "int | None"]
 
 
