@@ -327,7 +327,7 @@ def memory_remember(path: Path, as_json: bool, **options: Any) -> None:
     "--query",
     "text",
     metavar="TEXT",
-    help="Only records whose title, summary, text or tasks contain every word.",
+    help="Records whose title, summary, text or tasks share a word (or its stem) with TEXT, best first.",
 )
 @click.option(
     "--all", "include_all", is_flag=True, help="Include superseded and forgotten records, each marked."

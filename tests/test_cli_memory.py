@@ -336,6 +336,19 @@ def test_list_query_filters_by_word_also_in_chinese(repo: Path) -> None:
     assert set(listed(repo, "--type", "collaboration-policy")) == {docker, chinese, plain}
 
 
+def test_list_query_ranks_records_by_the_words_they_share_with_it(repo: Path, comet_home: Path) -> None:
+    """One query word a record lacks used to hide it: the listing ranks instead."""
+    migrations = remember(repo, "Run the database migrations with alembic before deploying.")["id"]
+    deploys = remember(repo, "Never deploy on a Friday.")["id"]
+    remember(repo, "Format the code with black.")
+    pinned = remember(repo, "Pin versions.", "--scope", "global")["id"]
+    found = mem("list", "--query", "alembic migration deploy checklist", cwd=repo)["records"]
+    assert [r["id"] for r in found] == [migrations, deploys]
+    assert [r["id"] for r in mem("list", "--query", "pinning", cwd=repo)["records"]] == [pinned]  # a stem
+    text = ok(invoke("memory", "list", "--query", "deploy checklist", cwd=repo)).stdout.splitlines()
+    assert text[0].startswith(deploys) and text[1].startswith(migrations)  # the shorter, closer match first
+
+
 # -- 2. files ---------------------------------------------------------------------------
 
 
