@@ -99,17 +99,17 @@ def non_utf8_argument(argv: list[str]) -> str | None:
     return None
 
 
-def refuse_non_utf8(item: str, as_json: bool) -> None:
+def refuse_non_utf8(item: str, argv: list[str]) -> None:
     """A usage error (exit 2): memory is UTF-8 text, and what is stored must read back as written."""
     from comet_git.commands import error_report
 
     shown = item.encode("utf-8", "backslashreplace").decode("ascii", "replace")
     message = f"the argument '{shown}' is not valid UTF-8"
     hint = "comet stores text as UTF-8: pass the value in UTF-8 (check your terminal's or script's encoding)"
-    if as_json:
+    if "--json" in argv:
         sys.stderr.write(error_report(message, hint, True))
     else:
-        command = " ".join(item for item in sys.argv[1:3] if not item.startswith("-"))
+        command = " ".join(word for word in argv[:2] if not word.startswith("-"))
         sys.stderr.write(
             f"Usage: comet {command} [OPTIONS]\nTry 'comet {command} --help' for help.\n\n"
             f"Error: {message}\n  hint: {hint}\n"
@@ -176,7 +176,7 @@ def dispatch(argv: list[str]) -> None:
     if not is_retrieval(argv):
         rejected = non_utf8_argument(argv)
         if rejected is not None:
-            refuse_non_utf8(rejected, "--json" in argv)
+            refuse_non_utf8(rejected, argv)
     plain_list = parse_fast_list(argv[2:]) if argv[:2] == ["memory", "list"] else None
     if plain_list is not None:
         _list_records(*plain_list)
