@@ -220,22 +220,30 @@ def test_empty_text(repo: Path, comet_home: Path, populated: dict[str, str], com
     assert snapshot(comet_home) == before
 
 
-@pytest.mark.parametrize("command", ["remember", "correct", "signal"])
+PASTED = "From now on always " + "check the invoice totals twice. " * 4000
+
+
+@pytest.mark.parametrize("command", ["remember", "correct"])
 def test_pasted_document_is_not_a_record(
     repo: Path, comet_home: Path, populated: dict[str, str], command: str
 ) -> None:
     """A 120 KB paste once became a proven global rule: a record is a few sentences."""
     before = snapshot(comet_home)
-    head = {
-        "remember": ["remember"],
-        "correct": ["correct", "--id", populated["project"]],
-        "signal": ["signal"],
-    }[command]
-    pasted = "From now on always " + "check the invoice totals twice. " * 4000
-    result = invoke("memory", *head, "--text", pasted, "--json", cwd=repo)
+    head = ["remember"] if command == "remember" else ["correct", "--id", populated["project"]]
+    result = invoke("memory", *head, "--text", PASTED, "--json", cwd=repo)
     refused(result, code=2)
     assert "at most 4,000" in result.stderr
     assert snapshot(comet_home) == before
+
+
+def test_a_pasted_signal_is_journaled_but_no_rule(repo: Path, populated: dict[str, str]) -> None:
+    """What the user said is kept (the journal), but a document is not made a proven rule; the
+    agent hooks capture prompts the same way, so a long prompt still gets its context."""
+    before = {record["id"] for record in mem("list", cwd=repo)["records"]}
+    answer = mem("signal", "--text", PASTED, cwd=repo)
+    assert answer["kind"] == "long-term" and answer["record"] is None
+    assert "at most 4,000" in invoke("memory", "signal", "--text", PASTED, cwd=repo).stdout
+    assert {record["id"] for record in mem("list", cwd=repo)["records"]} == before
 
 
 def test_correct_with_nothing_to_change(repo: Path, comet_home: Path, populated: dict[str, str]) -> None:

@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from comet_git.errors import BadOptionError, CometError
+from comet_git.errors import CometError
 from comet_git.journal.events import Event, random_id, session_episode
 from comet_git.journal.log import DONE, FAILED, Journal
 from comet_git.journal.redact import redact_text
@@ -105,12 +105,6 @@ def capture_signal(
     rule when it is long-term."""
     if not text.strip():
         raise CometError("the statement is empty", hint='pass --text "what the user said"')
-    if len(text) > MAX_TEXT:  # refused before it is journaled: nothing of it is kept
-        raise BadOptionError(
-            "--text",
-            f"the statement has {len(text):,} characters; a signal holds at most {MAX_TEXT:,}",
-            "pass what the user said about how to work, not a pasted document",
-        )
     text = redact_text(text)  # nothing derived from it (title, tasks) may carry a secret either
     decision = classify_signal(text)
     chosen = journal_scope(decision, scope, provider.project_key)
@@ -139,6 +133,10 @@ def process_signal(
         journal.mark([(event.event_id, DONE, None)])
         return SignalResult(event, decision, event.scope, None, False, "memory.learning is off: not stored")
     rule = decision.rule if decision.rest else text  # unsplit, the statement keeps its own line breaks
+    if len(rule) > MAX_TEXT:  # a pasted document is no rule: journaled (nothing lost), not remembered
+        journal.mark([(event.event_id, DONE, None)])
+        note = f"too long for a rule: {len(rule):,} characters (a record holds at most {MAX_TEXT:,})"
+        return SignalResult(event, decision, event.scope, None, False, note)
     try:
         placed = place(
             provider,
