@@ -42,6 +42,8 @@ def main() -> None:
         print(f"store: {args.records} records generated in {took:.1f} s (project {key})")
 
         list_argv = bench.comet_argv("memory", "list", "--json")
+        # Ranked (any word, BM25): three words, one of them in no record.
+        query_argv = bench.comet_argv("memory", "list", "--query", "tests migration xylophone", "--json")
         version_argv = bench.comet_argv("--version")
 
         # Warm up: the first list builds the index and renders profile.md; that
@@ -63,6 +65,7 @@ def main() -> None:
             [
                 ("comet --version", lambda: time_process(version_argv, env=bench.env, cwd=repo)),
                 ("comet memory list --json", lambda: time_process(list_argv, env=bench.env, cwd=repo)),
+                ("comet memory list --query ...", lambda: time_process(query_argv, env=bench.env, cwd=repo)),
             ],
             args.runs,
         )
@@ -70,7 +73,7 @@ def main() -> None:
         print_table(
             summaries, title=f"whole process, warm index, {args.records} records, {args.runs} runs each"
         )
-        floor, listing = summaries
+        floor, listing, _ = summaries
         print(f"\nlist minus the --version floor (medians): {(listing.median - floor.median) * 1000:.1f} ms")
         print(verdict("list median", listing.median, TARGET_SECONDS))
 

@@ -8,14 +8,14 @@ import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, NoReturn, TypeVar
 
 import click
 from click.core import ParameterSource
 
 from comet_git import __version__
-from comet_git.commands import Output
-from comet_git.errors import CometError
+from comet_git.commands import Output, error_report
+from comet_git.errors import BadOptionError, CometError, environment_error
 from comet_git.records.model import (
     KNOWN_OPERATIONS,
     KNOWN_PHASES,
@@ -33,13 +33,25 @@ F = TypeVar("F", bound=Callable[..., Any])
 def run(as_json: bool, produce: Callable[[], Output]) -> None:
     try:
         output = produce()
+    except BadOptionError as error:  # a value the option's type could not check: a usage error
+        detail = error.message + (f" ({error.hint})" if error.hint else "")
+        raise click.BadParameter(detail, param_hint=f"'{error.option}'") from None
     except CometError as error:
-        click.echo(f"error: {error}", err=True)  # the headline, then "  hint: ..." when there is one
-        sys.exit(1)
+        fail(error, as_json)
+    except OSError as error:  # a full disk, a permission: the writes are atomic, nothing changed
+        fail(environment_error(error), as_json)
     # Bytes straight to stdout: click.echo would scan megabytes of JSON for ANSI codes.
     sys.stdout.flush()
     sys.stdout.buffer.writelines(output.render(as_json))
     sys.stdout.buffer.flush()
+    if output.failure is not None:
+        fail(output.failure, as_json)
+
+
+def fail(error: CometError, as_json: bool) -> NoReturn:
+    """Exit 1 with the error (its headline, then its hint) on stderr."""
+    sys.stderr.write(error_report(error.headline(), error.hint, as_json))
+    sys.exit(1)
 
 
 def json_option(function: F) -> F:
@@ -109,15 +121,18 @@ def project_identity(path: Path, as_json: bool) -> None:
 @project.command("adopt")
 @click.argument("key")
 @path_argument
+@click.option("--new", "new", is_flag=True, help="KEY is a new project: start it on an empty store.")
 @json_option
-def project_adopt(key: str, path: Path, as_json: bool) -> None:
+def project_adopt(key: str, path: Path, new: bool, as_json: bool) -> None:
     """Relink this clone to an existing project KEY (its memory becomes this repository's).
 
+    An unknown KEY is refused (a typo would make the project's memory seem to vanish) unless
+    --new; the output says how to go back.
     Example: comet project adopt acme-app-3f9c2a1b
     """
     from comet_git.commands import project as commands
 
-    run(as_json, lambda: commands.adopt(path, key))
+    run(as_json, lambda: commands.adopt(path, key, new=new))
 
 
 # -- git hooks ----------------------------------------------------------------------
@@ -312,7 +327,7 @@ def memory_remember(path: Path, as_json: bool, **options: Any) -> None:
     "--query",
     "text",
     metavar="TEXT",
-    help="Only records whose title, summary, text or tasks contain every word.",
+    help="Records whose title, summary, text or tasks share a word (or its stem) with TEXT, best first.",
 )
 @click.option(
     "--all", "include_all", is_flag=True, help="Include superseded and forgotten records, each marked."
@@ -632,7 +647,10 @@ def memory_explain(path: Path, record_id: str, as_json: bool, **options: Any) ->
 @click.option("--application", metavar="AID", help="An applicationId to report an outcome for.")
 @click.option("--outcome", type=click.Choice([*OUTCOMES, *TASK_OUTCOMES]), help="The outcome to report.")
 @click.option(
-    "--complete", is_flag=True, help="Journal the task's completion (with --summary, --outcome, --lesson)."
+    "--complete",
+    is_flag=True,
+    help="Journal the task's completion (with --summary, --outcome, --lesson; --task names the task"
+    " when there is no --session).",
 )
 @click.option("--summary", help="With --complete: what the task did.")
 @click.option("--lesson", help="With --complete: what to remember from it.")
@@ -650,7 +668,7 @@ def task_command(path: Path, as_json: bool, **options: Any) -> None:
         bool(options["expand_id"]),
         bool(options["application"]),
         options["complete"],
-        options["task"] is not None,
+        options["task"] is not None and not options["complete"],  # a completion may name its task
     ]
     if sum(modes) > 1 or (options["task"] is not None and options["outcome"] and not options["complete"]):
         raise click.UsageError(
@@ -669,7 +687,12 @@ def task_command(path: Path, as_json: bool, **options: Any) -> None:
         run(
             as_json,
             lambda: task.complete(
-                path, options["summary"], options["outcome"], options["lesson"], options["session"]
+                path,
+                options["summary"],
+                options["outcome"],
+                options["lesson"],
+                options["session"],
+                task_text=options["task"],
             ),
         )
     else:
@@ -843,5 +866,19 @@ def agent_hook(host: str | None, event: str | None) -> None:
     os._exit(0)
 
 
-def main() -> None:
-    cli(prog_name="comet")
+def main(args: list[str]) -> None:
+    """Run the click CLI on `args`; with --json a usage error is a `comet.error/v1` object too."""
+    try:
+        code = cli.main(args, prog_name="comet", standalone_mode=False)
+    except click.ClickException as error:
+        if "--json" not in args:
+            error.show()
+        else:
+            context = getattr(error, "ctx", None)
+            help_hint = f"see `{context.command_path} --help`" if context else "see `comet --help`"
+            sys.stderr.write(error_report(error.format_message(), help_hint, True))
+        sys.exit(error.exit_code)
+    except click.Abort:
+        click.echo("Aborted!", err=True)
+        sys.exit(1)
+    sys.exit(code if isinstance(code, int) else 0)

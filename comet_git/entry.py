@@ -100,6 +100,45 @@ def _agent_hook(host: str, event: str | None) -> None:
     os._exit(0)
 
 
+# `comet task` options that are not retrieval: their values are stored or looked up.
+TASK_MODE_OPTIONS = ("--application", "--expand-context", "--complete")
+
+
+def is_retrieval(argv: list[str]) -> bool:
+    """`comet task` or `comet memory retrieve` asking for context: it answers any argument."""
+    if argv[:2] == ["memory", "retrieve"]:
+        return True
+    return argv[:1] == ["task"] and not any(item.partition("=")[0] in TASK_MODE_OPTIONS for item in argv)
+
+
+def non_utf8_argument(argv: list[str]) -> str | None:
+    """The first argument that is not UTF-8 (Python holds its bytes as lone surrogates)."""
+    for item in argv:
+        try:
+            item.encode("utf-8")
+        except UnicodeEncodeError:
+            return item
+    return None
+
+
+def refuse_non_utf8(item: str, argv: list[str]) -> None:
+    """A usage error (exit 2): memory is UTF-8 text, and what is stored must read back as written."""
+    from comet_git.commands import error_report
+
+    shown = item.encode("utf-8", "backslashreplace").decode("ascii", "replace")
+    message = f"the argument '{shown}' is not valid UTF-8"
+    hint = "comet stores text as UTF-8: pass the value in UTF-8 (check your terminal's or script's encoding)"
+    if "--json" in argv:
+        sys.stderr.write(error_report(message, hint, True))
+    else:
+        command = " ".join(word for word in argv[:2] if not word.startswith("-"))
+        sys.stderr.write(
+            f"Usage: comet {command} [OPTIONS]\nTry 'comet {command} --help' for help.\n\n"
+            f"Error: {message}\n  hint: {hint}\n"
+        )
+    sys.exit(2)
+
+
 def _write(output: Output, as_json: bool) -> None:
     sys.stdout.flush()
     sys.stdout.buffer.writelines(output.render(as_json))
@@ -111,8 +150,8 @@ def _list_records(path: str, as_json: bool) -> None:
     """`comet memory list` without click, as the CLI would run it (errors: exit 1)."""
     from pathlib import Path
 
-    from comet_git.commands import memory
-    from comet_git.errors import CometError
+    from comet_git.commands import error_report, memory
+    from comet_git.errors import CometError, environment_error
     from comet_git.workspace import open_workspace
 
     try:
@@ -124,14 +163,31 @@ def _list_records(path: str, as_json: bool) -> None:
             text=None,
             include_all=False,
         )
+    except OSError as error:  # as cli.run answers it
+        failure = environment_error(error)
+        sys.stderr.write(error_report(failure.headline(), failure.hint, as_json))
+        sys.exit(1)
     except CometError as error:
-        sys.stderr.write(f"error: {error}\n")
+        sys.stderr.write(error_report(error.headline(), error.hint, as_json))
         sys.exit(1)
     _write(output, as_json)
 
 
 def main() -> None:
-    if sys.argv[1:] == ["--version"]:
+    try:
+        dispatch(sys.argv[1:])
+        sys.stdout.flush()
+    except BrokenPipeError:
+        # The reader went away (`comet task --json | head -c1`): nothing more to say.  Python
+        # flushes stdout again at exit, so point it at /devnull first (the Python docs' "Note
+        # on SIGPIPE").
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        sys.exit(1)
+
+
+def dispatch(argv: list[str]) -> None:
+    if argv == ["--version"]:
         from comet_git import __version__
 
         print(f"comet, version {__version__}")  # what click.version_option prints
@@ -139,18 +195,22 @@ def main() -> None:
     # A short-lived process that allocates many small objects: the cyclic garbage
     # collector only costs time here.
     gc.disable()
-    hook = parse_fast_agent_hook(sys.argv[2:]) if sys.argv[1:2] == ["agent-hook"] else None
+    hook = parse_fast_agent_hook(argv[1:]) if argv[:1] == ["agent-hook"] else None
     if hook is not None:
         _agent_hook(*hook)
-    plain_list = parse_fast_list(sys.argv[3:]) if sys.argv[1:3] == ["memory", "list"] else None
+    if not is_retrieval(argv):
+        rejected = non_utf8_argument(argv)
+        if rejected is not None:
+            refuse_non_utf8(rejected, argv)
+    plain_list = parse_fast_list(argv[2:]) if argv[:2] == ["memory", "list"] else None
     if plain_list is not None:
         _list_records(*plain_list)
         return
-    fast = parse_fast_task(sys.argv[2:]) if sys.argv[1:2] == ["task"] else None
+    fast = parse_fast_task(argv[1:]) if argv[:1] == ["task"] else None
     if fast is None:
         from comet_git.cli import main as click_main
 
-        click_main()
+        click_main(argv)
         return
     from pathlib import Path  # not at the top: `comet --version` needs no pathlib (~5 ms)
 

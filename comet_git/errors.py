@@ -27,8 +27,24 @@ class NotFoundError(CometError):
     """An id, project or file that does not exist."""
 
 
+class OtherProjectError(NotFoundError):
+    """An id that exists, in another project's store: not visible from here."""
+
+
 class InvalidInputError(CometError):
     """A value given on the command line or in a delta that does not validate."""
+
+
+class BadOptionError(InvalidInputError):
+    """A command-line option's value that does not validate: the CLI answers it as a usage
+    error (exit 2), naming the option."""
+
+    def __init__(self, option: str, message: str, hint: str | None = None) -> None:
+        super().__init__(message, hint)
+        self.option = option
+
+    def headline(self) -> str:
+        return f"{self.option}: {self.message}"
 
 
 class RecordFormatError(CometError):
@@ -63,3 +79,14 @@ class StoreError(CometError):
 
 class NotARepositoryError(CometError):
     """A project-scope operation was asked for outside any git repository."""
+
+
+def environment_error(error: OSError) -> StoreError:
+    """An operating-system failure (a full disk, a permission, a name too long) as a StoreError
+    whose hint says what to check; the atomic writes left every file as it was."""
+    where = f": {error.filename}" if error.filename else ""
+    return StoreError(
+        f"{error.strerror or error}{where}",
+        hint="check that the disk has space and that you may read and write $COMET_HOME"
+        " (comet memory status shows where it is), then run the command again",
+    )

@@ -436,7 +436,7 @@ def _derive_key(location: RepoLocation, fingerprint: ProjectFingerprint) -> tupl
     return _make_key(_project_dir_name(location), uuid.uuid4().hex), "new-repository"
 
 
-def _check_key(key: str, origin: str) -> str:
+def check_key(key: str, origin: str) -> str:
     if not KEY_PATTERN.match(key):
         raise InvalidInputError(
             f"invalid project key {key!r} ({origin})",
@@ -481,7 +481,7 @@ def _git_config_set(config: Path, name: str, value: str) -> None:
 
 
 def _persisted_identity(location: RepoLocation, key: str, *, with_fingerprint: bool) -> ProjectIdentity:
-    _check_key(key, f"{KEY_CONFIG_NAME} in {location.common_dir / 'config'}")
+    check_key(key, f"{KEY_CONFIG_NAME} in {location.common_dir / 'config'}")
     derivation = _read_common_config(location, DERIVATION_CONFIG_NAME) or "persisted"
     return ProjectIdentity(
         key=key,
@@ -537,13 +537,13 @@ def _derive(
 ) -> tuple[str, str]:
     known = find_known(fingerprint) if find_known is not None else None
     if known is not None:
-        return _check_key(known, "from the store"), "matched-known-project"
+        return check_key(known, "from the store"), "matched-known-project"
     return _derive_key(location, fingerprint)
 
 
 def adopt(path: Path, key: str) -> ProjectIdentity:
     """Relink the repository containing ``path`` to an existing project key."""
-    _check_key(key, "given to adopt")
+    check_key(key, "given to adopt")
     location = find_repository(path)
     if location is None:
         raise _not_a_repository(path)

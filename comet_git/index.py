@@ -409,19 +409,39 @@ class Index:
         include_superseded: bool = True,
     ) -> list[bytes]:
         """The matching records as pieces of one JSON array (UTF-8; b"".join them),
-        project scope first, then by type and recency.
+        project scope first, then by type and recency; with `text`, best match first.
 
         One query per store, so that the (store, state, memory_type, updated_at)
         index delivers rows in order without sorting megabytes of JSON."""
         pieces = [b"["]
-        for store in sorted(stores, key=lambda name: name == "global"):
-            pieces += self._select_store(
-                store, ids, memory_types, lifecycles, states, text, include_superseded
-            )
+        filters = (ids, memory_types, lifecycles, states)
+        if text and text.strip():
+            pieces += self._select_ranked(stores, *filters, text, include_superseded)
+        else:
+            for store in sorted(stores, key=lambda name: name == "global"):
+                pieces += self._select_store(store, *filters, include_superseded)
         if len(pieces) > 1:
             pieces[-1] = pieces[-1][:-1]  # each record comes with a trailing comma
         pieces.append(b"]")
         return pieces
+
+    def _filters(
+        self,
+        ids: Sequence[str],
+        memory_types: Sequence[str],
+        lifecycles: Sequence[str],
+        states: Sequence[str],
+        include_superseded: bool,
+    ) -> tuple[list[str], list[object]]:
+        clauses = [_in_clause("r.state", states)]
+        params: list[object] = [*states]
+        if not include_superseded:
+            clauses.append("r.lifecycle != 'superseded'")
+        for column, values in (("r.id", ids), ("r.memory_type", memory_types), ("r.lifecycle", lifecycles)):
+            if values:
+                clauses.append(_in_clause(column, values))
+                params.extend(values)
+        return clauses, params
 
     def _select_store(
         self,
@@ -430,53 +450,69 @@ class Index:
         memory_types: Sequence[str],
         lifecycles: Sequence[str],
         states: Sequence[str],
-        text: str | None,
         include_superseded: bool,
     ) -> list[bytes]:
-        clauses = ["r.store = ?", _in_clause("r.state", states)]
-        params: list[object] = [store, *states]
-        if not include_superseded:
-            clauses.append("r.lifecycle != 'superseded'")
-        for column, values in (("r.id", ids), ("r.memory_type", memory_types), ("r.lifecycle", lifecycles)):
-            if values:
-                clauses.append(_in_clause(column, values))
-                params.extend(values)
-        if text and text.strip():
-            clause, text_params = self._text_clause(text)
-            clauses.append(clause)
-            params.extend(text_params)
+        clauses, params = self._filters(ids, memory_types, lifecycles, states, include_superseded)
         sql = (
-            "SELECT CAST(r.json || ',' AS BLOB) FROM records r WHERE "
+            "SELECT CAST(r.json || ',' AS BLOB) FROM records r WHERE r.store = ? AND "
             + " AND ".join(clauses)
             + " ORDER BY r.memory_type, r.updated_at DESC, r.id"
         )
         # Bytes, written out piece by piece: decoding and joining ten thousand strings,
         # some of them Chinese, widens megabytes to UCS-4 and costs more than the query.
-        return [row[0] for row in self.connection.execute(sql, params).fetchall()]
+        return [row[0] for row in self.connection.execute(sql, [store, *params]).fetchall()]
 
-    def _text_clause(self, text: str) -> tuple[str, list[object]]:
-        """Every word of `text` must occur; FTS5 when we have it, substring search otherwise.
+    def _select_ranked(
+        self,
+        stores: Sequence[str],
+        ids: Sequence[str],
+        memory_types: Sequence[str],
+        lifecycles: Sequence[str],
+        states: Sequence[str],
+        text: str,
+        include_superseded: bool,
+    ) -> list[bytes]:
+        """The records that contain any word of `text`, best first: most query words, then BM25
+        (FTS5, over the words as typed and their stems), then the most recent.  Requiring every
+        word found nothing when one word was missing.
 
-        Words in scripts without spaces (Chinese, Japanese) are matched as substrings
-        in both modes, since unicode61 keeps a whole run of them as one token.
-        """
-        words = [word for word in re.split(r"\s+", text.strip()) if word]
-        clauses: list[str] = []
-        params: list[object] = []
+        Words in scripts without spaces (Chinese, Japanese) are matched as substrings, since
+        unicode61 keeps a whole run of them as one token; so is every word without FTS5."""
+        clauses, params = self._filters(ids, memory_types, lifecycles, states, include_superseded)
+        words = list(dict.fromkeys(word.lower() for word in re.split(r"\s+", text.strip()) if word))
         fts_words = [w for w in words if self.has_fts and _is_fts_word(w)]
-        if fts_words:
-            clauses.append("r.rowid IN (SELECT rowid FROM records_fts WHERE records_fts MATCH ?)")
-            params.append(" ".join('"' + w.replace('"', '""') + '"*' for w in fts_words))
-        for word in words:
-            if word in fts_words:
-                continue
-            clauses.append(
-                "(instr(lower(r.title), ?) > 0 OR instr(lower(r.summary), ?) > 0"
-                " OR instr(lower(r.tasks), ?) > 0"
-                " OR r.rowid IN (SELECT record FROM record_texts WHERE instr(lower(body), ?) > 0))"
-            )
-            params.extend([word.lower()] * 4)
-        return " AND ".join(clauses), params
+        substring_hits = [_SUBSTRING_HIT for word in words if word not in fts_words]
+        substring_params = [value for word in words if word not in fts_words for value in [word] * 4]
+        fts_match = self._fts_match(fts_words)
+        joined = (
+            " LEFT JOIN (SELECT rowid, bm25(records_fts) AS score FROM records_fts WHERE records_fts MATCH ?)"
+            " m ON m.rowid = r.rowid"
+            if fts_match
+            else ""
+        )
+        hits = [*substring_hits, *(["(m.rowid IS NOT NULL)"] if fts_match else [])]
+        order = [f"({' + '.join(substring_hits)}) DESC"] if substring_hits else []
+        order += ["coalesce(m.score, 0)"] if fts_match else []
+        sql = (
+            f"SELECT CAST(r.json || ',' AS BLOB) FROM records r{joined} WHERE {_in_clause('r.store', stores)}"
+            f" AND {' AND '.join(clauses)} AND ({' OR '.join(hits) or '0'})"
+            f" ORDER BY {', '.join([*order, 'r.updated_at DESC', 'r.id'])}"
+        )
+        head = [fts_match] if fts_match else []
+        all_params = [*head, *stores, *params, *substring_params, *substring_params]
+        return [row[0] for row in self.connection.execute(sql, all_params).fetchall()]
+
+    @staticmethod
+    def _fts_match(words: Sequence[str]) -> str | None:
+        """Any of `words` as typed (a prefix, in any column) or as its stem (`pins` finds "pin");
+        not through the director's concepts: a listing names what it lists by its own words."""
+        if not words:
+            return None
+        from comet_git.director.text import slots  # the stems the records were indexed with
+
+        typed = ['"' + word.replace('"', '""') + '"*' for word in words]
+        stems = [f'"{stem}"' for stem in dict.fromkeys(slot.token for slot in slots(" ".join(words)))]
+        return " OR ".join(typed) + (f" OR terms : ({' OR '.join(stems)})" if stems else "")
 
     def counts(self, stores: Sequence[str]) -> list[tuple[str, str, str, str, int]]:
         sql = (
@@ -535,6 +571,13 @@ def _outcomes(record: Record) -> str:
 def _word_set(values: Sequence[str]) -> str:
     """',edit,commit,': lowercase words a SQL instr() can look for (SPEC: case-insensitive)."""
     return "," + ",".join(value.lower() for value in values) + "," if values else ""
+
+
+# A word found as a substring of a record's title, summary, tasks or text (1) or not (0).
+_SUBSTRING_HIT = (
+    "(instr(lower(r.title), ?) > 0 OR instr(lower(r.summary), ?) > 0 OR instr(lower(r.tasks), ?) > 0"
+    " OR r.rowid IN (SELECT record FROM record_texts WHERE instr(lower(body), ?) > 0))"
+)
 
 
 def _is_fts_word(word: str) -> bool:

@@ -3,6 +3,7 @@ to do next, prints nothing on stdout, and changes nothing on disk."""
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import sqlite3
@@ -69,7 +70,11 @@ def refused(result: Result, code: int = 1) -> None:
     assert result.stdout == ""
     assert result.stderr.strip()
     assert "Traceback" not in result.stderr
-    if code == 1:
+    if result.stderr.startswith("{"):  # with --json, the error is a comet.error/v1 object
+        error = json.loads(result.stderr)
+        assert error["schema"] == "comet.error/v1" and error["error"]
+        assert error["hint"], "the message should say what to do next"
+    elif code == 1:
         assert result.stderr.startswith("error: ")
         assert "hint: " in result.stderr, "the message should say what to do next"
     else:
@@ -199,7 +204,7 @@ def test_invalid_selector(
         ]
     )
     result = invoke("memory", *head, flag, value, "--json", cwd=repo)
-    refused(result)
+    refused(result, code=2)  # a usage error, as the README says: the value, not the store, is wrong
     assert flag in result.stderr
     assert value in result.stderr
     assert snapshot(comet_home) == before
@@ -210,9 +215,35 @@ def test_empty_text(repo: Path, comet_home: Path, populated: dict[str, str], com
     before = snapshot(comet_home)
     head = ["remember"] if command == "remember" else ["correct", "--id", populated["project"]]
     result = invoke("memory", *head, "--text", "  \n", cwd=repo)
-    refused(result)
+    refused(result, code=2)
     assert "text" in result.stderr
     assert snapshot(comet_home) == before
+
+
+PASTED = "From now on always " + "check the invoice totals twice. " * 4000
+
+
+@pytest.mark.parametrize("command", ["remember", "correct"])
+def test_pasted_document_is_not_a_record(
+    repo: Path, comet_home: Path, populated: dict[str, str], command: str
+) -> None:
+    """A 120 KB paste once became a proven global rule: a record is a few sentences."""
+    before = snapshot(comet_home)
+    head = ["remember"] if command == "remember" else ["correct", "--id", populated["project"]]
+    result = invoke("memory", *head, "--text", PASTED, "--json", cwd=repo)
+    refused(result, code=2)
+    assert "at most 4,000" in result.stderr
+    assert snapshot(comet_home) == before
+
+
+def test_a_pasted_signal_is_journaled_but_no_rule(repo: Path, populated: dict[str, str]) -> None:
+    """What the user said is kept (the journal), but a document is not made a proven rule; the
+    agent hooks capture prompts the same way, so a long prompt still gets its context."""
+    before = {record["id"] for record in mem("list", cwd=repo)["records"]}
+    answer = mem("signal", "--text", PASTED, cwd=repo)
+    assert answer["kind"] == "long-term" and answer["record"] is None
+    assert "at most 4,000" in invoke("memory", "signal", "--text", PASTED, cwd=repo).stdout
+    assert {record["id"] for record in mem("list", cwd=repo)["records"]} == before
 
 
 def test_correct_with_nothing_to_change(repo: Path, comet_home: Path, populated: dict[str, str]) -> None:

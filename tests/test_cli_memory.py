@@ -336,6 +336,19 @@ def test_list_query_filters_by_word_also_in_chinese(repo: Path) -> None:
     assert set(listed(repo, "--type", "collaboration-policy")) == {docker, chinese, plain}
 
 
+def test_list_query_ranks_records_by_the_words_they_share_with_it(repo: Path, comet_home: Path) -> None:
+    """One query word a record lacks used to hide it: the listing ranks instead."""
+    migrations = remember(repo, "Run the database migrations with alembic before deploying.")["id"]
+    deploys = remember(repo, "Never deploy on a Friday.")["id"]
+    remember(repo, "Format the code with black.")
+    pinned = remember(repo, "Pin versions.", "--scope", "global")["id"]
+    found = mem("list", "--query", "alembic migration deploy checklist", cwd=repo)["records"]
+    assert [r["id"] for r in found] == [migrations, deploys]
+    assert [r["id"] for r in mem("list", "--query", "pinning", cwd=repo)["records"]] == [pinned]  # a stem
+    text = ok(invoke("memory", "list", "--query", "deploy checklist", cwd=repo)).stdout.splitlines()
+    assert text[0].startswith(deploys) and text[1].startswith(migrations)  # the shorter, closer match first
+
+
 # -- 2. files ---------------------------------------------------------------------------
 
 
@@ -481,6 +494,31 @@ def test_hand_edit_of_a_record_file_is_a_correction_and_keeps_user_comments(
     after = path.read_text()
     assert "# my own note, keep it" in after
     assert "version: 3" in after
+
+
+def test_a_hand_edit_of_the_text_retitles_a_record_whose_title_came_from_it(
+    repo: Path, comet_home: Path
+) -> None:
+    derived = remember(repo, "Pin dependencies. Renovate opens the pull requests.")
+    chosen = remember(repo, "Write docstrings in English.", "--title", "Docstrings")
+    assert derived["title"] == "Pin dependencies."
+    for record, new_text in (
+        (derived, "Pin every dependency. Dev ones too."),
+        (chosen, "Docstrings: English."),
+    ):
+        path = record_file(comet_home, record["id"])
+        front_matter, body = path.read_text().split("\n---\n", 1)
+        path.write_text(front_matter + "\n---\n" + body.replace(record["text"], new_text))
+    records = listed(repo)
+    assert records[derived["id"]]["title"] == "Pin every dependency."
+    assert records[chosen["id"]]["title"] == "Docstrings"  # the person's own title stays
+    assert "title: Pin every dependency.\n" in record_file(comet_home, derived["id"]).read_text()
+    # the same for the text of a section in profile.md (the title line left as it was)
+    profile = _profile(comet_home)
+    section_text = "-->\n\nPin every dependency. Dev ones too.\n"
+    assert section_text in profile.read_text()
+    profile.write_text(profile.read_text().replace(section_text, "-->\n\nPin all versions. Always.\n"))
+    assert listed(repo)[derived["id"]]["title"] == "Pin all versions."
 
 
 def test_hand_edited_comment_line_in_front_matter_survives(repo: Path, comet_home: Path) -> None:

@@ -41,7 +41,12 @@ def test_repository_file_is_read_and_the_user_wins(repo: Path) -> None:
 
 
 def test_global_setting_outside_a_repository(tmp_path: Path, comet_home: Path) -> None:
-    assert invoke("config", "set", tmp_path, "memory.learning", "off").exit_code == 0
+    """Outside a repository there is no project to set it for: only --global says "everywhere"."""
+    refused = invoke("config", "set", tmp_path, "memory.learning", "off")
+    assert refused.exit_code == 1 and "not inside a git repository" in refused.stderr
+    assert "comet config set --global memory.learning off" in refused.stderr
+    assert not (comet_home / "config.yaml").exists()
+    assert invoke("config", "set", tmp_path, "memory.learning", "off", "--global").exit_code == 0
     assert "learning: false" in (comet_home / "config.yaml").read_text()
     assert invoke("config", "get", tmp_path, "memory.learning", "--json").json()["source"] == "user"
 
@@ -49,7 +54,7 @@ def test_global_setting_outside_a_repository(tmp_path: Path, comet_home: Path) -
 def test_set_keeps_the_users_comments(tmp_path: Path, comet_home: Path) -> None:
     comet_home.mkdir(parents=True)
     (comet_home / "config.yaml").write_text("# my settings\nmemory:\n  retrieval: true  # keep on\n")
-    invoke("config", "set", tmp_path, "memory.learning", "false")
+    invoke("config", "set", tmp_path, "memory.learning", "false", "--global")
     text = (comet_home / "config.yaml").read_text()
     assert "# my settings" in text and "# keep on" in text and "learning: false" in text
 

@@ -485,8 +485,8 @@ def test_a_session_is_never_given_the_same_item_twice(repo: Path) -> None:
 def test_each_delivery_journals_one_context_applied_event_and_retrieve_none(repo: Path) -> None:
     _policies(repo, 2)
     assert events(repo, "context.applied") == []
-    retrieve(repo, "change the parser", "--path", "src/x.py")
-    explain(repo, "pm-00000000", "change the parser")
+    retrieved = retrieve(repo, "change the parser", "--path", "src/x.py")
+    explain(repo, ids(retrieved)[0], "change the parser")
     assert events(repo, "context.applied") == []
     data = task(repo, "change the parser", "--path", "src/x.py")
     journaled = events(repo, "context.applied")
@@ -629,6 +629,40 @@ def test_explain_names_the_condition_that_decided(repo: Path, tmp_path: Path) ->
     assert "not delivered: operation" in text.stdout
 
 
+def test_explain_of_an_unknown_id_exits_1(repo: Path) -> None:
+    remember(repo, "Auth helpers stay pure functions.")
+    result = invoke("memory", "explain", "--id", "pm-zzzzzzzz", "--task", "auth work", "--json", cwd=repo)
+    assert result.exit_code == 1 and result.stdout == ""
+    assert "no record pm-zzzzzzzz" in result.stderr
+
+
+def test_retrieve_prints_no_application_id_that_task_would_reject(repo: Path) -> None:
+    remember(repo, "Auth helpers stay pure functions.", "--task", "auth")
+    remember(repo, "Auth outage was a clock skew.", "--type", "personal-episode", "--task", "auth")
+    data = retrieve(repo, "auth work", "--context-budget", "60")
+    items = data["context"] + data["manifest"]
+    assert items and all(i["applicationId"] is None for i in items)
+    assert "application" not in ok(invoke("memory", "retrieve", "--task", "auth work", cwd=repo)).stdout
+    delivered = task(repo, "auth work")  # what `comet task` hands out can be reported on
+    application = (delivered["context"] + delivered["manifest"])[0]["applicationId"]
+    ok(invoke("task", "--application", application, "--outcome", "ignored", cwd=repo))
+
+
+@pytest.mark.parametrize(
+    ("flag", "typo", "meant"), [("--operation", "comit", "commit"), ("--phase", "biuld", "build")]
+)
+def test_a_typo_in_operation_or_phase_is_answered_with_the_closest_value(
+    repo: Path, flag: str, typo: str, meant: str
+) -> None:
+    remember(repo, "Run the linters first.", flag, meant)
+    data = task(repo, "land the change", flag, typo)
+    assert data["retrieval"] == "enabled" and data["request"][flag[2:]] == typo  # accepted as given
+    [note] = data["diagnostics"]
+    assert f"{flag} '{typo}'" in note and f"did you mean '{meant}'?" in note
+    assert f"note: {flag} '{typo}'" in ok(invoke("task", "--task", "x", flag, typo, cwd=repo)).stdout
+    assert task(repo, "land the change", flag, "custom-step")["diagnostics"] == []  # other words: fine
+
+
 # -- switches and failure isolation ------------------------------------------------------------
 
 
@@ -704,6 +738,18 @@ def test_complete_journals_a_task_completed_event(repo: Path) -> None:
     assert completed[0]["outcome"] == {"outcome": "success", "lesson": "Session tests need the fake clock"}
 
 
+def test_a_completion_without_a_session_names_its_task(repo: Path) -> None:
+    ok(
+        invoke(
+            "task", "--complete", "--task", "migrate the billing tables", "--summary", "added a backfill",
+            "--outcome", "success", "--lesson", "Backfill in batches of 1000 rows", cwd=repo,
+        )
+    )  # fmt: skip
+    [completed] = events(repo, "task.completed")
+    assert completed["context"]["task"] == "migrate the billing tables"
+    assert completed["context"]["summary"] == "added a backfill"
+
+
 def test_text_output_for_agents(repo: Path) -> None:
     policy = remember(
         repo, "Auth helpers stay pure functions.", "--title", "Pure auth helpers", "--task", "auth"
@@ -726,7 +772,6 @@ def test_at_most_one_mode_is_given(repo: Path) -> None:
     record = remember(repo, "Auth helpers stay pure functions.")
     for args in (
         ("--task", "x", "--expand-context", record),
-        ("--task", "x", "--complete", "--summary", "s", "--outcome", "success"),
         ("--expand-context", record, "--application", "ap-1", "--outcome", "ignored"),
         ("--complete",),
         ("--complete", "--summary", "s"),

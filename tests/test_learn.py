@@ -390,6 +390,39 @@ def test_outcomes_promote_lower_and_retire(repo: Path) -> None:
     assert record_id not in deliver(repo, "edit openapi.yaml and regenerate the API client")
 
 
+def test_an_application_outcome_counts_once(repo: Path) -> None:
+    """An agent's retry loop reported one delivery's failure three times: that retired the
+    record.  A repeated report is counted once; a different one replaces the first."""
+    [created] = delta(
+        repo, {"action": "create", "statement": "Regenerate the API client after editing openapi.yaml"}
+    )
+    record_id = created["id"]
+    application = deliver(repo, "edit openapi.yaml and regenerate the API client")[record_id]
+    for _ in range(3):
+        answer = ok("task", "--application", application, "--outcome", "contributed-to-failure", cwd=repo)
+    record = ok("memory", "show", "--id", record_id, cwd=repo)["record"]
+    assert record["lifecycle"] == "trial"  # not retired
+    assert {name: n for name, n in record["application"]["counts"].items() if n} == {
+        "contributed-to-failure": 1
+    }
+    assert answer["replaced"] is None  # the same report again: nothing to replace
+
+    # The agent changes its mind: the success replaces the failure, and promotes the record.
+    answer = ok("task", "--application", application, "--outcome", "used-successfully", cwd=repo)
+    assert answer["replaced"] == "contributed-to-failure"
+    record = answer["record"]
+    counts = {name: n for name, n in record["application"]["counts"].items() if n}
+    assert counts == {"used-successfully": 1}
+    assert record["lifecycle"] == "proven"
+    # ... and taking the success back leaves no success to stand for "proven".
+    answer = ok("task", "--application", application, "--outcome", "ignored", cwd=repo)
+    counts = {name: n for name, n in answer["record"]["application"]["counts"].items() if n}
+    assert counts == {"ignored": 1} and answer["record"]["lifecycle"] == "trial"
+    outcomes = [e for e in ok("journal", "list", cwd=repo)["events"] if e["type"] == "context.outcome"]
+    reported = sorted(e["outcome"]["outcome"] for e in outcomes)  # each change of mind, once
+    assert reported == ["contributed-to-failure", "ignored", "used-successfully"]
+
+
 def test_a_corrected_inferred_record_is_listed_for_re_reflection(repo: Path) -> None:
     [created] = delta(repo, {"action": "create", "statement": "Pin every dependency in requirements.txt"})
     application = deliver(repo, "add a dependency to requirements.txt")[created["id"]]

@@ -76,6 +76,30 @@ def test_adopt_relinks_a_clone_to_an_existing_key(tmp_path: Path) -> None:
     assert [r["text"] for r in listed["records"]] == ["Squash fixups before merging."]
 
 
+def test_adopt_refuses_a_mistyped_key_unless_new_and_says_how_to_go_back(
+    repo: Path, comet_home: Path
+) -> None:
+    invoke("memory", "remember", repo, "--text", "Squash fixups before merging.")
+    key = invoke("project", "identity", repo, "--json").json()["key"]
+    typo = key[:-1] + ("0" if key[-1] != "0" else "1")
+    before = sorted(p.relative_to(comet_home) for p in comet_home.rglob("*"))
+    result = invoke("project", "adopt", typo, repo)
+    assert result.exit_code == 1
+    assert f"no project {typo}" in result.stderr and f"did you mean {key}?" in result.stderr
+    assert "--new" in result.stderr
+    assert invoke("project", "identity", repo, "--json").json()["key"] == key
+    assert sorted(p.relative_to(comet_home) for p in comet_home.rglob("*")) == before
+
+    fresh = invoke("project", "adopt", "fresh-start-0123abcd", repo, "--new", "--json")
+    assert fresh.exit_code == 0, fresh.stderr
+    assert fresh.json()["goBack"] == f"comet project adopt {key}"
+    assert invoke("memory", "list", repo, "--json").json()["records"] == []
+    back = invoke("project", "adopt", key, repo)
+    assert back.exit_code == 0 and "to go back: comet project adopt fresh-start-0123abcd" in back.stdout
+    listed = invoke("memory", "list", repo, "--json").json()
+    assert [r["text"] for r in listed["records"]] == ["Squash fixups before merging."]
+
+
 def test_adopt_rejects_a_malformed_key_and_changes_nothing(repo: Path) -> None:
     before = invoke("project", "identity", repo, "--json").json()["key"]
     result = invoke("project", "adopt", "../../etc", repo)

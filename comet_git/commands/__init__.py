@@ -9,6 +9,19 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 if TYPE_CHECKING:
     from collections.abc import Callable
 
+    from comet_git.errors import CometError
+
+
+ERROR_SCHEMA = "comet.error/v1"
+
+
+def error_report(message: str, hint: str | None, as_json: bool) -> str:
+    """How a failed command says so on stderr: with --json one `comet.error/v1` object, else
+    "error: ..." and "  hint: ..." lines."""
+    if as_json:
+        return json.dumps({"schema": ERROR_SCHEMA, "error": message, "hint": hint}, ensure_ascii=False) + "\n"
+    return f"error: {message}\n" + (f"  hint: {hint}\n" if hint else "")
+
 
 class Output(NamedTuple):
     """What a command produced: the JSON object (with its `schema`) and the text for people.
@@ -19,6 +32,9 @@ class Output(NamedTuple):
     data: dict[str, Any] | None
     text: str | Callable[[], str]
     json_pieces: list[bytes] | None = None  # UTF-8, ready-made, to be written one after another
+    # A report that is also a failure (`comet repair --check` finding the index unreadable):
+    # printed like any output, then the command exits 1 with this error.
+    failure: CometError | None = None
 
     def render(self, as_json: bool) -> list[bytes]:
         if as_json and self.json_pieces is not None:

@@ -14,21 +14,30 @@ from comet_git.workspace import Workspace
 
 
 def apply(ws: Workspace, source: str) -> Output:
-    try:
-        raw = sys.stdin.read() if source == "-" else Path(source).read_text(encoding="utf-8")
-    except OSError as error:
-        raise InvalidInputError(f"cannot read {source}: {error.strerror or error}") from error
-    try:
-        document = json.loads(raw)
-    except ValueError as error:
-        raise InvalidInputError(
-            f"the delta is not valid JSON: {error}", hint="see `comet memory apply --help`"
-        ) from None
+    document = _read_delta(source)
     learning = bool(ws.setting("memory.learning").value)
     results = apply_deltas(ws.provider(), document, learning=learning)
     data = {"schema": RESULT_SCHEMA, "results": [result.to_json() for result in results]}
     text = "".join(f"{r.index}: {r.action} {r.status} {r.id or ''} ({r.reason})\n" for r in results)
     return Output(data, text or "no deltas\n")
+
+
+def _read_delta(source: str) -> object:
+    """The parsed JSON of the delta file (or stdin for "-"); whatever it holds, an InvalidInputError."""
+    try:
+        raw = sys.stdin.buffer.read() if source == "-" else Path(source).read_bytes()
+    except OSError as error:
+        raise InvalidInputError(f"cannot read {source}: {error.strerror or error}") from error
+    hint = "see `comet memory apply --help` for the comet.learning-delta/v1 format"
+    try:
+        return json.loads(raw.decode("utf-8"))
+    except UnicodeDecodeError as error:
+        problem = f"the delta is not UTF-8 text: {error.reason} at byte {error.start}"
+        raise InvalidInputError(problem, hint) from None
+    except RecursionError:
+        raise InvalidInputError("the delta nests too deeply to be a learning delta", hint) from None
+    except ValueError as error:
+        raise InvalidInputError(f"the delta is not valid JSON: {error}", hint) from None
 
 
 def run_learning(ws: Workspace) -> LearnReport:

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from comet_git.commands import Output
+from comet_git.errors import StoreError
+from comet_git.repair import RepairReport
 from comet_git.repair import repair as run_repair
 from comet_git.store import Home
 
@@ -21,4 +25,14 @@ def repair(check_only: bool) -> Output:
         )
     if report.check_only:
         lines.append("(check only: nothing was changed; run `comet repair` to rebuild)")
-    return Output(data, "\n".join(lines) + "\n")
+    return Output(data, "\n".join(lines) + "\n", failure=_check_failure(report))
+
+
+def _check_failure(report: RepairReport) -> StoreError | None:
+    """`--check` exits 1 when the index needs the rebuild (a missing one is made on first use)."""
+    if not report.check_only or report.index_problem is None or not Path(report.index_path).exists():
+        return None
+    return StoreError(
+        f"the index {report.index_path} needs a rebuild: {report.index_problem}",
+        hint="run `comet repair` to rebuild it from your Markdown records (nothing is lost)",
+    )

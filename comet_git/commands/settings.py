@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from comet_git import config
 from comet_git.commands import Output
+from comet_git.errors import NotARepositoryError
 from comet_git.workspace import Workspace
 
 CONFIG_SCHEMA = "comet.config/v1"
@@ -19,8 +20,14 @@ def get(ws: Workspace, key: str) -> Output:
 def set_value(ws: Workspace, key: str, raw_value: str, *, global_scope: bool) -> Output:
     config.check_key(key)
     value = config.parse_bool(key, raw_value)
-    if global_scope or ws.project_key is None:
+    if global_scope:
         path = ws.home.ensure().user_config_path
+    elif ws.project_key is None:  # never a silent switch for every project
+        raise NotARepositoryError(
+            f"not inside a git repository: there is no project to set {key} for",
+            hint=f"run it inside the repository (or pass its PATH), or `comet config set --global {key}"
+            f" {raw_value}` to set it for every project",
+        )
     else:
         path = ws.home.project_store(ws.project_key).create().config_path
     config.write_setting(path, key, value)

@@ -28,9 +28,10 @@ def _request(ws: Workspace, options: dict[str, Any]) -> TaskRequest:
 
 
 def context(path: Path, options: dict[str, Any], *, record_applications: bool) -> Output:
-    """Retrieval never fails the agent: even a bad PATH gives an empty, valid answer."""
+    """Retrieval never fails the agent: even a bad PATH or --path gives an empty, valid answer."""
     try:
         ws = open_workspace(path)
+        request = _request(ws, options)
     except Exception as error:  # the retrieval boundary of SPEC §13: logged, never raised
         with contextlib.suppress(Exception):
             log_failure(Home.from_environment().diagnostics_log, "task retrieval", error, path=str(path))
@@ -45,7 +46,7 @@ def context(path: Path, options: dict[str, Any], *, record_applications: bool) -
         )
         data = service.empty_answer(None, request, "failed", [f"{type(error).__name__}: {error}"])
         return Output(data, service.render_text(data))
-    data = service.task_context(ws, _request(ws, options), record_applications=record_applications)
+    data = service.task_context(ws, request, record_applications=record_applications)
     return Output(data, lambda: service.render_text(data))
 
 
@@ -60,7 +61,8 @@ def expand(path: Path, record_id: str) -> Output:
 
 def outcome(path: Path, application: str, result: str) -> Output:
     data = service.record_outcome(open_workspace(path), application, result)
-    return Output(data, f"recorded {result} for {data['id']} (application {application})\n")
+    replaced = f"; it replaces the earlier report, {data['replaced']}" if data["replaced"] else ""
+    return Output(data, f"recorded {result} for {data['id']} (application {application}{replaced})\n")
 
 
 def complete(
@@ -70,8 +72,10 @@ def complete(
     lesson: str | None,
     session: str | None,
     event_type: str = "task.completed",
+    *,
+    task_text: str | None = None,
 ) -> Output:
-    data = service.complete(open_workspace(path), summary, result, lesson, session, event_type)
+    data = service.complete(open_workspace(path), summary, result, lesson, session, event_type, task_text)
     return Output(data, f"{event_type} journaled as {data['eventId']}\n")
 
 

@@ -22,7 +22,7 @@ from comet_git.learning.consolidate import Placement, place
 from comet_git.learning.signals import LONG_TERM, SignalDecision, classify_signal
 from comet_git.provider import Query, RecordView, Remember
 from comet_git.provider.local import LocalProvider
-from comet_git.records.model import Evidence, Selectors, utc_now
+from comet_git.records.model import MAX_TEXT, Evidence, Selectors, utc_now
 
 SIGNAL_SCHEMA = "comet.signal/v1"
 
@@ -136,6 +136,10 @@ def process_signal(
         journal.mark([(event.event_id, DONE, None)])
         return SignalResult(event, decision, event.scope, None, False, "memory.learning is off: not stored")
     rule = decision.rule if decision.rest else text  # unsplit, the statement keeps its own line breaks
+    if len(rule) > MAX_TEXT:  # a pasted document is no rule: journaled (nothing lost), not remembered
+        journal.mark([(event.event_id, DONE, None)])
+        note = f"too long for a rule: {len(rule):,} characters (a record holds at most {MAX_TEXT:,})"
+        return SignalResult(event, decision, event.scope, None, False, note)
     try:
         placed = place(
             provider,

@@ -108,6 +108,9 @@ class RecordOutcome(NamedTuple):
     outcome: str
     applied_at: str
     why_applied: tuple[str, ...] = ()
+    # The outcome reported earlier for the same delivery (applicationId), which this report
+    # replaces: an outcome counts once per delivery, however often an agent reports it.
+    replaces: str | None = None
 
 
 class Amend(NamedTuple):

@@ -10,7 +10,15 @@ import time
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
-from comet_git.errors import CometError, InvalidInputError, NotFoundError, RecordFormatError, StoreError
+from comet_git.errors import (
+    BadOptionError,
+    CometError,
+    InvalidInputError,
+    NotFoundError,
+    OtherProjectError,
+    RecordFormatError,
+    StoreError,
+)
 from comet_git.index import Index, IndexedRecord
 from comet_git.provider import (
     Amend,
@@ -31,10 +39,11 @@ from comet_git.provider import (
 from comet_git.provider.freshness import folder_marks, marks_key, scanned_key
 from comet_git.records.model import (
     AUTHORITIES,
+    MAX_TEXT,
     Evidence,
     Record,
     Selectors,
-    derive_summary,
+    default_title,
     parse_record_mapping,
     utc_now,
 )
@@ -78,6 +87,9 @@ def refresh_in_background(home: Home, project_key: str | None) -> None:
         )
 
 
+# The source of a record built from command-line options (else a file and line, or a delta).
+COMMAND_LINE = "<command line>"
+
 # Which command-line flag sets which record key, for error messages.
 FLAG_OF_KEY = {
     "memoryType": "--type",
@@ -91,11 +103,6 @@ FLAG_OF_KEY = {
     "scope": "--scope",
     "authority": "authority",
 }
-
-
-def default_title(text: str) -> str:
-    title = derive_summary(text)
-    return title if len(title) <= 80 else title[:77].rstrip() + "..."
 
 
 def default_class(scope: str) -> str:
@@ -114,7 +121,7 @@ def build_record(
     authority: str,
     evidence: tuple[Evidence, ...],
     *,
-    source: str = "<command line>",
+    source: str = COMMAND_LINE,
 ) -> Record:
     """A new record, validated by the one strict parser; bad values name the flag to fix."""
     now = utc_now()
@@ -140,13 +147,30 @@ def build_record(
 
 
 def _validated(fields: dict[str, Any], text: str, source: str) -> Record:
+    """The record, or an error naming the flag to fix (a BadOptionError for the command line)."""
+    error_type = _option_error if source == COMMAND_LINE else _input_error
+    if not text.strip():
+        raise error_type("--text", "the text is empty", "pass --text with what to remember")
+    if len(text) > MAX_TEXT:
+        raise error_type(
+            "--text",
+            f"the text has {len(text):,} characters; a record holds at most {MAX_TEXT:,}",
+            "remember one statement in a few sentences: memory is what an agent reads at every task",
+        )
     try:
         return parse_record_mapping(fields, text, file=source)
     except RecordFormatError as error:
         flag = FLAG_OF_KEY.get(error.key or "", error.key or "value")
-        if not text.strip():
-            raise InvalidInputError("the text is empty", hint="pass --text with what to remember") from None
-        raise InvalidInputError(f"{flag}: {error.message}", hint=error.hint) from None
+        message = error.message.removeprefix(f"key '{error.key}': ")
+        raise error_type(flag, message, error.hint) from None
+
+
+def _option_error(option: str, message: str, hint: str | None) -> InvalidInputError:
+    return BadOptionError(option, message, hint)
+
+
+def _input_error(option: str, message: str, hint: str | None) -> InvalidInputError:
+    return InvalidInputError(f"{option}: {message}", hint=hint)
 
 
 class LocalProvider:
@@ -351,7 +375,7 @@ class LocalProvider:
                 continue
             owner = index.store_of(record_id)
             if owner is not None and owner not in names:
-                raise NotFoundError(
+                raise OtherProjectError(
                     f"{record_id} belongs to another project ({owner})",
                     hint="run the command from that repository, or pass its path",
                 )
@@ -435,7 +459,7 @@ class LocalProvider:
             if store.name == owner:
                 return store
         if owner is not None:
-            raise NotFoundError(
+            raise OtherProjectError(
                 f"{record_id} belongs to another project ({owner})",
                 hint="run the command from that repository, or pass its path",
             )
@@ -503,7 +527,7 @@ class LocalProvider:
             }
         )
         candidate = _validated(
-            {k: v for k, v in fields.items() if v is not None}, change.text or current.text, "<command line>"
+            {k: v for k, v in fields.items() if v is not None}, change.text or current.text, COMMAND_LINE
         )
         updated, changed = writer.correct(
             change.id,

@@ -21,7 +21,7 @@ from comet_git.index import FileRow, Index
 from comet_git.provider.writes import StoreWriter, record_name
 from comet_git.records import profile, tombstones
 from comet_git.records.codec import parse_record
-from comet_git.records.model import Record, record_from_json, utc_now
+from comet_git.records.model import Record, record_from_json, retitled, utc_now
 from comet_git.store import FileState, ScopeStore, atomic_write, read_with_state, sha256_bytes
 
 RECORD = "record"
@@ -246,6 +246,7 @@ class StoreSync:
     ) -> tuple[Record, FileState]:
         """A hand edit is an explicit correction: bump the version, keep the old one in history."""
         updated = edited.evolve(
+            title=retitled(old, edited.text, edited.title),
             version=max(edited.version, old.version + 1),
             updated_at=utc_now(),
             authority="explicit",
@@ -414,8 +415,9 @@ class StoreSync:
             change: dict[str, object] = {}
             if section.text != record.text.strip():
                 change["text"] = section.text
-            if section.title != record.title:
-                change["title"] = section.title
+            title = retitled(record, section.text, section.title) if "text" in change else section.title
+            if title != record.title:
+                change["title"] = title
             if section.memory_type != record.memory_type:
                 change["memory_type"] = section.memory_type
             if change:

@@ -49,6 +49,36 @@ def _retirement(record: Record, counts: dict[str, int]) -> Evidence | None:
     )
 
 
+def _counted(record: Record, outcome: RecordOutcome) -> dict[str, int]:
+    """The record's outcome counts with `outcome` in, and the report it replaces taken out."""
+    counts = dict(record.application.counts) if record.application else {}
+    if outcome.replaces is not None and counts.get(outcome.replaces, 0) > 0:
+        counts[outcome.replaces] -= 1
+    counts[outcome.outcome] = counts.get(outcome.outcome, 0) + 1
+    return {name: count for name, count in counts.items() if count}
+
+
+def _lifecycle_after(record: Record, outcome: RecordOutcome, counts: dict[str, int]) -> str:
+    """SPEC §9: a success promotes a trial record, a correction or a failure lowers an inferred
+    proven one.  A report that replaces an earlier one also takes back what that one did when
+    nothing else in the counts still stands for it."""
+    lifecycle = record.lifecycle
+    inferred = record.authority == "inferred"
+    if outcome.outcome == "used-successfully" and lifecycle == "trial":
+        return "proven"
+    if outcome.outcome in LOWERING_OUTCOMES and inferred and lifecycle == "proven":
+        return "trial"  # lowered until it proves itself again
+    took_back_success = outcome.replaces == "used-successfully" and not counts.get("used-successfully")
+    if took_back_success and inferred and lifecycle == "proven":
+        return "trial"
+    took_back_lowering = outcome.replaces in LOWERING_OUTCOMES and not any(
+        counts.get(name) for name in LOWERING_OUTCOMES
+    )
+    if took_back_lowering and inferred and lifecycle == "trial" and counts.get("used-successfully"):
+        return "proven"
+    return lifecycle
+
+
 def record_name(path: Path, store: ScopeStore) -> str:
     return path.relative_to(store.root).as_posix()
 
@@ -254,17 +284,9 @@ class StoreWriter:
         version, except when repeated failures retire an inferred record: that is a
         change of what the record is, kept in its history."""
         path, raw, state, current = self.live_file(outcome.id)
-        counts = dict(current.application.counts) if current.application else {}
-        counts[outcome.outcome] = counts.get(outcome.outcome, 0) + 1
-        lifecycle = current.lifecycle
-        if outcome.outcome == "used-successfully" and lifecycle == "trial":
-            lifecycle = "proven"
-        elif (
-            outcome.outcome in LOWERING_OUTCOMES and current.authority == "inferred" and lifecycle == "proven"
-        ):
-            lifecycle = "trial"  # lowered until it proves itself again
+        counts = _counted(current, outcome)
         updated = current.evolve(
-            lifecycle=lifecycle,
+            lifecycle=_lifecycle_after(current, outcome, counts),
             application=Application(
                 last_applied_at=outcome.applied_at,
                 last_why_applied=outcome.why_applied,

@@ -34,6 +34,8 @@ KNOWN_PHASES = ("plan", "build", "verify", "review", "release")
 ID_PATTERN = re.compile(r"^[a-z][a-z0-9]*-[a-z0-9]{4,32}$")
 WORD_PATTERN = re.compile(r"^[A-Za-z][A-Za-z0-9_.-]{0,39}$")
 MAX_TITLE = 200
+# A record is read in full at every task it applies to: a few sentences, not a pasted document.
+MAX_TEXT = 4000
 MAX_SUMMARY = 300
 MAX_EVIDENCE = 50
 MAX_EVIDENCE_SUMMARY = 500
@@ -247,6 +249,20 @@ def derive_summary(text: str, *, fill: bool = False) -> str:
             return first
         first = first[: (fitting or ends)[-1 if fitting else 0]].rstrip()
     return first if len(first) <= SUMMARY_LENGTH else first[: SUMMARY_LENGTH - 3].rstrip() + "..."
+
+
+def default_title(text: str) -> str:
+    """The title a record gets when none is given: its first sentence, cut to 80 characters."""
+    title = derive_summary(text)
+    return title if len(title) <= 80 else title[:77].rstrip() + "..."
+
+
+def retitled(old: Record, edited_text: str, edited_title: str) -> str:
+    """The title after the text changed: a title derived from the old text follows the new
+    text; one the person chose, or changed in the same edit, stays."""
+    if edited_title == old.title and old.title == default_title(old.text) and edited_text != old.text:
+        return default_title(edited_text)
+    return edited_title
 
 
 LineFinder = Callable[[str], "int | None"]
