@@ -760,9 +760,7 @@ def main() -> None:
     parser.add_argument(
         "--extra", action="store_true", help=f"same as --cases {EXTRA_SET.relative_to(REPO_ROOT)}"
     )
-    parser.add_argument(
-        "--all", action="store_true", help="the dev, extra, tuning and held-out sets"
-    )
+    parser.add_argument("--all", action="store_true", help="the dev, extra, tuning and held-out sets")
     parser.add_argument(
         "--show-heldout", action="store_true", help="print weak requests of held-out sets too"
     )
