@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import sqlite3
 import sys
@@ -11,7 +12,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 from comet_git.errors import CometError, InvalidInputError, NotFoundError, RecordFormatError, StoreError
-from comet_git.index import Index, IndexedRecord
+from comet_git.index import Index, IndexedRecord, out_of_space
 from comet_git.provider import (
     Amend,
     Change,
@@ -38,7 +39,7 @@ from comet_git.records.model import (
     parse_record_mapping,
     utc_now,
 )
-from comet_git.store import Home, ScopeStore, file_lock
+from comet_git.store import Home, ScopeStore, all_or_nothing, file_lock, write_failure
 
 if TYPE_CHECKING:
     from comet_git.director.select import TaskRequest
@@ -196,15 +197,17 @@ class LocalProvider:
             index = Index.open(self.home.index_path, memory_map=memory_map)
             try:
                 yield index
-            except sqlite3.OperationalError as error:
+            except sqlite3.DatabaseError as error:
+                if out_of_space(self.home.index_path, error):
+                    raise write_failure(self.home.index_path, OSError(errno.ENOSPC, "no space")) from error
+                if not isinstance(error, sqlite3.OperationalError):
+                    raise _damaged(self.home, error) from error
                 if "locked" not in str(error) and "busy" not in str(error):
                     raise _damaged(self.home, error) from error
                 raise StoreError(
                     f"the index {self.home.index_path} stayed busy: {error}",
                     hint="another comet process held it for a long time; run the command again",
                 ) from error
-            except sqlite3.DatabaseError as error:
-                raise _damaged(self.home, error) from error
             finally:
                 index.close()
 
@@ -226,7 +229,8 @@ class LocalProvider:
             with store.lock():
                 for visible in self.visible_stores():
                     self.refresh(index, visible, held=visible == store)
-                with index.transaction():
+                # A write that fails half-way (a full disk) leaves no file of it behind.
+                with all_or_nothing(), index.transaction():
                     writer = StoreWriter(index, store)
                     yield writer
                     writer.render_profile()
