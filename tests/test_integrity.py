@@ -166,3 +166,105 @@ def test_on_a_real_full_filesystem_nothing_acknowledged_is_lost(repo: Path, tmp_
         assert kinds[0] == "accepted" and (results[0].exit_code != 0 or "rejected" in kinds)
     finally:
         subprocess.run(["umount", str(small)], check=False)
+
+
+# -- repair keeps the last good version ----------------------------------------------------------
+
+
+def project_dir(home: Path) -> Path:
+    (store,) = [p for p in (home / "projects").iterdir() if p.is_dir()]
+    return store
+
+
+def listed_ids(repo: Path) -> set[str]:
+    return {item["id"] for item in mem("list", cwd=repo)["records"]}
+
+
+@pytest.mark.parametrize(
+    "breakage",
+    ["broken YAML", "binary", "duplicate id"],
+)
+def test_repair_keeps_serving_the_last_good_version_of_a_broken_record(
+    repo: Path, comet_home: Path, breakage: str
+) -> None:
+    kept = remember(repo, "Prefer small commits.", "--title", "Small commits")
+    broken = remember(repo, "Run the linters before pushing.", "--title", "Linters first")
+    mem("list", cwd=repo)
+    path = project_dir(comet_home) / "records" / f"{broken}.md"
+    if breakage == "broken YAML":
+        path.write_text(path.read_text().replace("title: Linters first", "title: [unclosed"))
+    elif breakage == "binary":
+        path.write_bytes(b"\x00\xff\xfe binary junk \x00")
+    else:
+        path.write_text((project_dir(comet_home) / "records" / f"{kept}.md").read_text())
+    for command in (("memory", "list", "--json"), ("repair", "--json")):
+        ok(run_comet(*command, cwd=repo))
+        assert listed_ids(repo) == {kept, broken}, f"after {command}"
+        shown = mem("show", "--id", broken, cwd=repo)["record"]
+        assert shown["text"].strip() == "Run the linters before pushing."
+        profile = (project_dir(comet_home) / "profile.md").read_text()
+        assert "Run the linters before pushing." in profile and "Prefer small commits." in profile
+    status = mem("status", cwd=repo)
+    invalid = [item["file"] for store in status["stores"] for item in store["invalid"]]
+    assert invalid == [str(path)], "the broken file is still reported until it is fixed"
+
+
+# -- machine state files are read tolerantly --------------------------------------------------
+
+
+def test_a_non_utf8_processing_line_is_reported_and_skipped_and_repair_drops_it(
+    repo: Path, comet_home: Path
+) -> None:
+    ok(invoke("memory", "signal", "--text", "From now on, always run the linters before pushing.", cwd=repo))
+    ok(invoke("learn", "--json", cwd=repo))
+    processing = project_dir(comet_home) / "journal" / "processing.jsonl"
+    assert processing.exists()
+    with processing.open("ab") as handle:
+        handle.write(b'{"eventId":"ev-x","status":"done\xff"}\n')
+    for command in (("memory", "status", "--json"), ("journal", "list", "--json"), ("learn", "--json")):
+        result = run_comet(*command, cwd=repo)
+        assert result.exit_code == 0 and "Traceback" not in result.stderr, (command, result.stderr)
+    listed = ok(run_comet("journal", "list", "--json", cwd=repo)).json()
+    bad_line = len(processing.read_bytes().splitlines())
+    assert [(p["file"], p["line"]) for p in listed["problems"]] == [(str(processing), bad_line)]
+    assert all(event["processing"] == "done" for event in listed["events"])
+    report = ok(run_comet("repair", "--json", cwd=repo)).json()
+    assert any("unreadable" in note for store in report["stores"] for note in store["notes"])
+    assert b"\xff" not in processing.read_bytes()
+    assert ok(run_comet("journal", "list", "--json", cwd=repo)).json()["problems"] == []
+
+
+# -- repair takes hand edits in first, and cleans what killed commands left ------------------------
+
+
+def test_repair_takes_a_pending_hand_edit_in_and_says_so(repo: Path, comet_home: Path) -> None:
+    record_id = remember(repo, "Run the linters before pushing.", "--title", "Linters first")
+    mem("list", cwd=repo)
+    path = project_dir(comet_home) / "records" / f"{record_id}.md"
+    path.write_text(path.read_text().replace("Run the linters before pushing.", "Run ruff before pushing."))
+    report = ok(run_comet("repair", "--json", cwd=repo)).json()
+    notes = [note for store in report["stores"] for note in store["notes"]]
+    assert any(record_id in note and "edit" in note for note in notes), notes
+    shown = mem("show", "--id", record_id, "--history", cwd=repo)
+    assert shown["record"]["version"] == 2 and shown["record"]["text"].strip() == "Run ruff before pushing."
+    assert [entry["text"].strip() for entry in shown["history"]][0] == "Run the linters before pushing."
+
+
+def test_repair_removes_what_killed_commands_left_behind(repo: Path, comet_home: Path) -> None:
+    record_id = remember(repo, "Run the linters before pushing.")
+    mem("list", cwd=repo)
+    store = project_dir(comet_home)
+    leftovers = [
+        store / "records" / f".{record_id}.md.0123456789ab.tmp",
+        store / "history" / f".{record_id}.0123456789ab.undo",
+        store / ".profile.md.ba9876543210.tmp",
+        comet_home / "index" / "comet.sqlite3.rebuild",
+        comet_home / "index" / "comet.sqlite3.rebuild-wal",
+    ]
+    for leftover in leftovers:
+        leftover.parent.mkdir(parents=True, exist_ok=True)
+        leftover.write_text("Run the linters before pushing.")
+    report = ok(run_comet("repair", "--json", cwd=repo)).json()
+    assert [p for p in leftovers if p.exists()] == []
+    assert any("temporary" in note for s in report["stores"] for note in s["notes"])
+    assert listed_ids(repo) == {record_id}

@@ -77,16 +77,33 @@ class RecordHistory:
             for path in sorted(self.directory.glob("v*.md"))
         ]
 
-    def actions(self) -> list[Action]:
-        if not self.log_path.exists():
+    def actions(self, problems: list[str] | None = None) -> list[Action]:
+        """The log, oldest first; a line that does not read (torn, not UTF-8) is skipped and
+        reported in `problems`."""
+        try:
+            lines = self.log_path.read_bytes().splitlines()
+        except FileNotFoundError:
             return []
-        lines = self.log_path.read_text(encoding="utf-8").splitlines()
-        return [Action.from_json(json.loads(line)) for line in lines if line.strip()]
+        found: list[Action] = []
+        for number, line in enumerate(lines, start=1):
+            if not line.strip():
+                continue
+            try:
+                found.append(Action.from_json(json.loads(line)))
+            except (ValueError, KeyError, TypeError) as error:
+                if problems is not None:
+                    problems.append(f"{self.log_path}:{number}: line skipped ({str(error)[:160]})")
+        return found
 
     def log(self, action: str, source: str, from_version: int | None, to_version: int | None) -> None:
         entry = Action(action, utc_now(), source, from_version, to_version)
-        existing = self.log_path.read_text(encoding="utf-8") if self.log_path.exists() else ""
-        atomic_write(self.log_path, existing + json.dumps(entry.to_json()) + "\n")
+        try:
+            existing = self.log_path.read_bytes()
+        except FileNotFoundError:
+            existing = b""
+        if existing and not existing.endswith(b"\n"):
+            existing += b"\n"  # a torn last line stays on its own
+        atomic_write(self.log_path, existing + (json.dumps(entry.to_json()) + "\n").encode("utf-8"))
 
     def last_undoable(self) -> Action | None:
         """The most recent correction or forget that no rollback has undone yet."""
