@@ -6,6 +6,7 @@ from __future__ import annotations
 import contextlib
 import errno
 import os
+import sqlite3
 import subprocess
 from collections.abc import Iterator
 from pathlib import Path
@@ -247,7 +248,7 @@ def test_repair_takes_a_pending_hand_edit_in_and_says_so(repo: Path, comet_home:
     assert any(record_id in note and "edit" in note for note in notes), notes
     shown = mem("show", "--id", record_id, "--history", cwd=repo)
     assert shown["record"]["version"] == 2 and shown["record"]["text"].strip() == "Run ruff before pushing."
-    assert [entry["text"].strip() for entry in shown["history"]][0] == "Run the linters before pushing."
+    assert shown["history"][0]["text"].strip() == "Run the linters before pushing."
 
 
 def test_repair_removes_what_killed_commands_left_behind(repo: Path, comet_home: Path) -> None:
@@ -268,3 +269,56 @@ def test_repair_removes_what_killed_commands_left_behind(repo: Path, comet_home:
     assert [p for p in leftovers if p.exists()] == []
     assert any("temporary" in note for s in report["stores"] for note in s["notes"])
     assert listed_ids(repo) == {record_id}
+
+
+# -- bad selectors are refused, and one bad row costs only itself ---------------------------------
+
+
+@pytest.mark.parametrize(
+    "flag, value",
+    [
+        ("--path", "src/a\x1eb"),
+        ("--path", "src/a\x1fb"),
+        ("--path", "src/\x7fauth/**"),
+        ("--path", "src/" + "a" * 400),
+        ("--task", "auth\x1elogin"),
+        ("--task", "x" * 400),
+        ("--title", " "),
+    ],
+    ids=["record-sep", "unit-sep", "delete", "long-path", "task-control", "long-task", "blank-title"],
+)
+def test_bad_selectors_and_a_blank_title_are_refused(
+    repo: Path, comet_home: Path, flag: str, value: str
+) -> None:
+    remember(repo, "Prefer small commits.")
+    mem("list", cwd=repo)
+    before = snapshot(comet_home)
+    refused(run_comet("memory", "remember", "--text", "Check the auth flow.", flag, value, cwd=repo))
+    assert snapshot(comet_home) == before
+
+
+def test_a_record_the_index_cannot_read_costs_only_itself(repo: Path, comet_home: Path) -> None:
+    good = remember(repo, "Validate tokens in src/a.", "--path", "src/a/**")
+    other = remember(repo, "Keep the Python code typed.", "--path", "src/a/**/*.py")
+    request = ("task", "--task", "fix the token check", "--path", "src/a/x.py", "--json")
+    ok(run_comet(*request, cwd=repo))
+    # A record file written by hand (or by an older comet) with a separator in its selector
+    # is an invalid file, reported; nothing else changes.
+    store = project_dir(comet_home)
+    text = (store / "records" / f"{good}.md").read_text().replace(good, "pm-badsel00")
+    (store / "records" / "pm-badsel00.md").write_text(text.replace("- src/a/**", '- "src/a\\x1eb"'))
+    data = ok(run_comet(*request, cwd=repo)).json()
+    assert data["retrieval"] != "failed", data["diagnostics"]
+    assert good in {entry["id"] for entry in data["context"]}
+    # A row the index holds in a form the director cannot read (as an index written before
+    # the validation would): that row alone is left out.
+    connection = sqlite3.connect(comet_home / "index" / "comet.sqlite3")
+    with connection:
+        connection.execute(
+            "UPDATE records SET sel_paths = ? WHERE id = ?", ("src/a\x1eb\x1f+\x1f^src/a\x1eb", other)
+        )
+    connection.close()
+    data = ok(run_comet(*request, cwd=repo)).json()
+    assert data["retrieval"] != "failed", data["diagnostics"]
+    assert good in {entry["id"] for entry in data["context"]}
+    assert other not in {entry["id"] for entry in data["context"]}
