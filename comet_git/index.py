@@ -25,6 +25,7 @@ SCHEMA_VERSION = (
     16  # 16: stemmed terms with concepts (vocabulary.txt), rules indexed by kind of match, conflictsWith
 )
 BUSY_TIMEOUT_MS = 15_000
+PURGE_WAIT_MS = 1_000
 
 # Forced off by tests to exercise the plain fallback.
 FTS5_ENABLED = True
@@ -174,6 +175,7 @@ class Index:
         self.path = path
         self.has_fts = self.get_meta("fts5") == "1"
         self._purge_pending = False
+        self.purge_incomplete = False  # deleted text may still be in the files (see transaction)
         self.fresh = False
 
     @classmethod
@@ -238,8 +240,18 @@ class Index:
         if self._purge_pending:
             # Old pages of deleted text may still sit in the WAL: fold it into the
             # database (where secure_delete has zeroed them) and truncate it.
-            self.connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
             self._purge_pending = False
+            self.purge_incomplete = not self._checkpoint_truncate()
+
+    def _checkpoint_truncate(self) -> bool:
+        """Whether the WAL was folded in and emptied.  A reader of another process holding an
+        older snapshot keeps those pages alive: we wait for it a little, not the 15 s of a write."""
+        self.connection.execute(f"PRAGMA busy_timeout = {PURGE_WAIT_MS}")
+        try:
+            busy, _, _ = self.connection.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
+        finally:
+            self.connection.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+        return bool(busy == 0)
 
     def purge_deleted_content(self) -> None:
         """Leave no trace of deleted text in the database files (a permanent forget)."""

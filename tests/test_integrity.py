@@ -322,3 +322,61 @@ def test_a_record_the_index_cannot_read_costs_only_itself(repo: Path, comet_home
     assert data["retrieval"] != "failed", data["diagnostics"]
     assert good in {entry["id"] for entry in data["context"]}
     assert other not in {entry["id"] for entry in data["context"]}
+
+
+# -- a permanent forget leaves no byte of the content anywhere ------------------------------------
+
+FORGOTTEN_TEXT = "Deploy through the purplewalrus pipeline on Fridays."
+FORGOTTEN_TITLE = "Purplewalrus deploys"
+
+
+def holding_the_text(root: Path) -> list[str]:
+    needles = (FORGOTTEN_TEXT.encode(), FORGOTTEN_TITLE.encode(), b"purplewalrus")
+    return [
+        str(path.relative_to(root))
+        for path in sorted(root.rglob("*"))
+        if path.is_file() and any(needle in path.read_bytes().lower() for needle in needles)
+    ]
+
+
+def test_a_permanent_forget_leaves_no_byte_of_the_content_under_comet_home(
+    repo: Path, comet_home: Path
+) -> None:
+    kept = remember(repo, "Prefer small commits.")
+    record_id = remember(repo, FORGOTTEN_TEXT, "--title", FORGOTTEN_TITLE)
+    ok(invoke("memory", "correct", "--id", record_id, "--text", FORGOTTEN_TEXT + " Or Mondays.", cwd=repo))
+    mem("list", cwd=repo)
+    store = project_dir(comet_home)
+    profile = (store / "profile.md").read_text()
+    # What earlier commands left: a profile.md kept aside after a rebuild, the temporary
+    # file of a killed write, the half-built index of a killed repair.
+    (store / "profile.md.2026-11-30T070000Z.orig").write_text(profile + "\nMy own note: keep this.\n")
+    (store / "records" / f".{record_id}.md.0123456789ab.tmp").write_text(FORGOTTEN_TEXT)
+    (comet_home / "index" / "comet.sqlite3.rebuild-wal").write_bytes(FORGOTTEN_TEXT.encode() * 3)
+    # Another process in the middle of a read transaction on the index.
+    reader = sqlite3.connect(comet_home / "index" / "comet.sqlite3", isolation_level=None)
+    try:
+        reader.execute("BEGIN")
+        assert reader.execute("SELECT count(*) FROM records").fetchone()[0] == 2
+        result = run_comet("memory", "forget", "--id", record_id, "--permanent", cwd=repo)
+        assert result.exit_code == 0, result.stderr
+        assert holding_the_text(comet_home) == []
+    finally:
+        reader.close()
+    assert holding_the_text(comet_home) == []
+    assert "My own note: keep this." in (store / "profile.md.2026-11-30T070000Z.orig").read_text()
+    assert listed_ids(repo) == {kept}
+
+
+def test_every_comet_key_in_the_git_config_is_documented(repo: Path, comet_home: Path) -> None:
+    remember(repo, "Prefer small commits.")
+    keys = subprocess.run(
+        ["git", "config", "--local", "--name-only", "--get-regexp", r"^comet\."],
+        cwd=repo,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.split()
+    assert keys, "comet persists the project key in .git/config"
+    readme = (Path(__file__).parent.parent / "README.md").read_text().lower()
+    assert [key for key in keys if f"`{key.lower()}`" not in readme] == []

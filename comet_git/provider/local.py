@@ -405,6 +405,8 @@ class LocalProvider:
         if isinstance(change, Remember):
             return self._remember(change)
         store = self._store_of(change.id)
+        if isinstance(change, Forget) and change.permanent:
+            return self._forget_permanently(store, change.id)
         with self.write_session(store) as writer:
             index = writer.index
             if isinstance(change, Correct):
@@ -429,6 +431,25 @@ class LocalProvider:
                     "rolled-back", change.id, _view_of(index, record.id), detail=f"undid the last {undone}"
                 )
         raise InvalidInputError(f"unknown change {type(change).__name__}")
+
+    def _forget_permanently(self, store: ScopeStore, record_id: str) -> ChangeResult:
+        """Forget for good: once this returns, no byte of the content is left under COMET_HOME."""
+        with self.write_session(store) as writer:
+            stone = writer.forget(record_id, permanent=True)
+            index = writer.index
+        if index.purge_incomplete:
+            # Another process's read transaction keeps old pages of the index alive: build
+            # a new index from the files (which no longer hold the content) and swap it in.
+            from comet_git.repair import repair
+
+            try:
+                repair(self.home, check_only=False)
+            except CometError as error:
+                raise StoreError(
+                    f"{record_id} is forgotten, but the index may still hold its text: {error.message}",
+                    hint="run `comet repair` once the other comet processes are done",
+                ) from error
+        return ChangeResult("forgotten", record_id, None, stone.permanent, not stone.permanent)
 
     def _store_of(self, record_id: str) -> ScopeStore:
         """Which visible store holds `record_id` (live or forgotten)."""
