@@ -4,11 +4,9 @@ owner-only, and never over a file somebody else changed since we read it."""
 from __future__ import annotations
 
 import contextlib
-import contextvars
 import errno
 import fcntl
 import os
-import re
 import sys
 import time
 from collections.abc import Iterator
@@ -154,7 +152,7 @@ def atomic_write(
     A failed write (a full disk) is a StoreError that says so; the file is as it was.
     """
     payload = data.encode("utf-8") if isinstance(data, str) else data
-    undo = _current_undo.get()
+    undo = _current_undo()
     if undo is not None:
         undo.save(path)
     ensure_dir(path.parent)
@@ -194,7 +192,7 @@ def fsync_dir(path: Path) -> None:
 def remove_file(path: Path, *, expected: FileState | bool | None = False) -> None:
     if expected is not False:
         check_unchanged(path, expected)  # type: ignore[arg-type]
-    undo = _current_undo.get()
+    undo = _current_undo()
     if undo is not None:
         undo.save(path)
     with contextlib.suppress(FileNotFoundError):
@@ -203,16 +201,24 @@ def remove_file(path: Path, *, expected: FileState | bool | None = False) -> Non
 
 UNDO_SUFFIX = ".undo"
 # What atomic_write and WriteUndo leave behind when a command is killed mid-write.
-TEMPORARY_NAME = re.compile(r"^\..+\.[0-9a-f]{12}\.(?:tmp|undo)$")
+TEMPORARY_NAME = r"^\..+\.[0-9a-f]{12}\.(?:tmp|undo)$"
 
 
 def remove_temporaries(root: Path) -> int:
     """Remove the temporaries of killed commands under `root`; returns how many.  The caller
     holds the locks under which they are written (a store's, its journal's)."""
+    import re
+    import shutil
+
+    temporary = re.compile(TEMPORARY_NAME)
     removed = 0
-    for directory, _, names in os.walk(root):
+    for directory, folders, names in os.walk(root):
+        for name in [folder for folder in folders if temporary.match(folder)]:
+            shutil.rmtree(os.path.join(directory, name), ignore_errors=True)  # a folder kept aside
+            folders.remove(name)
+            removed += 1
         for name in names:
-            if TEMPORARY_NAME.match(name):
+            if temporary.match(name):
                 with contextlib.suppress(FileNotFoundError):
                     os.unlink(os.path.join(directory, name))
                     removed += 1
@@ -221,8 +227,9 @@ def remove_temporaries(root: Path) -> int:
 
 class _Saved(NamedTuple):
     path: Path
-    backup: Path | None  # a hard link to what the file was; None: it did not exist
+    backup: Path | None  # a hard link to what the file was (or the folder, moved); None: none
     new_directories: tuple[Path, ...]  # directories the write will create, outermost first
+    tree: bool = False  # a whole folder removed (moved aside until the operation succeeds)
 
 
 class WriteUndo:
@@ -252,10 +259,23 @@ class WriteUndo:
                 raise write_failure(path, error) from error
         self.saved[path] = _Saved(path, backup, tuple(new_directories))
 
+    def remove_tree(self, path: Path) -> None:
+        """Remove a folder, keeping it aside (renamed: no space needed) until the end."""
+        if not path.is_dir():
+            return
+        backup = path.with_name(f".{path.name}.{os.urandom(6).hex()}{UNDO_SUFFIX}")
+        try:
+            os.rename(path, backup)
+        except OSError as error:
+            raise write_failure(path, error) from error
+        self.saved[backup] = _Saved(path, backup, (), tree=True)
+
     def put_back(self) -> None:
         for saved in reversed(list(self.saved.values())):
             with contextlib.suppress(OSError):
-                if saved.backup is not None and _same_file(saved.backup, saved.path):
+                if saved.tree and saved.backup is not None:
+                    os.rename(saved.backup, saved.path)
+                elif saved.backup is not None and _same_file(saved.backup, saved.path):
                     saved.backup.unlink()  # never replaced (rename(2) of a link onto itself does nothing)
                 elif saved.backup is not None:
                     os.replace(saved.backup, saved.path)
@@ -267,7 +287,11 @@ class WriteUndo:
 
     def discard(self) -> None:
         for saved in self.saved.values():
-            if saved.backup is not None:
+            if saved.tree and saved.backup is not None:
+                import shutil
+
+                shutil.rmtree(saved.backup, ignore_errors=True)
+            elif saved.backup is not None:
                 with contextlib.suppress(OSError):
                     saved.backup.unlink()
 
@@ -281,17 +305,32 @@ def _same_file(one: Path, other: Path) -> bool:
 
 # The operation in progress, if any: atomic_write and remove_file are called deep down
 # (history, tombstones, the journal), and each of them must register what it replaces.
-_current_undo: contextvars.ContextVar[WriteUndo | None] = contextvars.ContextVar("undo", default=None)
+# Writes happen on the main thread only (the director's background thread only reads).
+_undo_in_progress: list[WriteUndo] = []
+
+
+def _current_undo() -> WriteUndo | None:
+    return _undo_in_progress[-1] if _undo_in_progress else None
+
+
+def remove_tree(path: Path) -> None:
+    """shutil.rmtree, undone with the rest if the operation in progress fails."""
+    if _undo_in_progress:
+        _undo_in_progress[-1].remove_tree(path)
+    else:
+        import shutil
+
+        shutil.rmtree(path, ignore_errors=True)
 
 
 @contextlib.contextmanager
 def all_or_nothing() -> Iterator[None]:
     """Every file written or removed inside is put back as it was when the block fails."""
-    if _current_undo.get() is not None:
+    if _undo_in_progress:
         yield  # the outer block decides
         return
     undo = WriteUndo()
-    token = _current_undo.set(undo)
+    _undo_in_progress.append(undo)
     try:
         yield
     except BaseException:
@@ -300,7 +339,7 @@ def all_or_nothing() -> Iterator[None]:
     else:
         undo.discard()
     finally:
-        _current_undo.reset(token)
+        _undo_in_progress.remove(undo)
 
 
 @contextlib.contextmanager

@@ -82,16 +82,28 @@ def test_a_journal_append_on_a_full_disk_fails_and_leaves_the_journal_as_it_was(
 
 # A remember writes some 1,200 bytes (record, history, profile.md): each room cuts it at another step.
 @pytest.mark.parametrize("room", [0, 300, 700, 1100])
-def test_remember_on_a_full_disk_changes_nothing_and_names_the_cause(
-    repo: Path, comet_home: Path, monkeypatch: pytest.MonkeyPatch, room: int
+@pytest.mark.parametrize("command", ["remember", "correct", "forget", "forget-permanent"])
+def test_a_write_on_a_full_disk_changes_nothing_and_names_the_cause(
+    repo: Path, comet_home: Path, monkeypatch: pytest.MonkeyPatch, room: int, command: str
 ) -> None:
-    remember(repo, "Run the linters before pushing.")
+    record_id = remember(repo, "Run the linters before pushing.")
+    ok(invoke("journal", "record", "--type", "review.resolved", "--summary", "linters", "--outcome",
+              "accepted", cwd=repo))  # fmt: skip
     mem("list", cwd=repo)
+    args = {
+        "remember": ["remember", "--text", "Prefer small commits."],
+        "correct": ["correct", "--id", record_id, "--text", "Run ruff and mypy before pushing."],
+        "forget": ["forget", "--id", record_id],
+        "forget-permanent": ["forget", "--id", record_id, "--permanent"],
+    }[command]
     before = snapshot(comet_home)
     with full_disk(monkeypatch, comet_home, room):
-        result = invoke("memory", "remember", "--text", "Prefer small commits.", cwd=repo)
+        result = invoke("memory", *args, cwd=repo)
+    if result.exit_code == 0 and command.startswith("forget"):
+        return  # a forget small enough to fit: nothing to check here
     no_space(result)
     assert snapshot(comet_home) == before
+    ok(invoke("memory", *args, cwd=repo))  # with room again, it works
 
 
 def test_a_full_index_database_is_no_space_not_damage_and_nothing_is_written(

@@ -4,7 +4,6 @@ correction or a forget can be rolled back."""
 from __future__ import annotations
 
 import json
-import shutil
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -12,7 +11,7 @@ from typing import Any
 from comet_git.errors import NotFoundError
 from comet_git.records.codec import parse_record, render_record
 from comet_git.records.model import Record, utc_now
-from comet_git.store import ScopeStore, atomic_write
+from comet_git.store import ScopeStore, atomic_write, remove_tree
 
 UNDOABLE = ("correct", "forget")
 
@@ -116,4 +115,4 @@ class RecordHistory:
         return stack[-1] if stack else None
 
     def erase(self) -> None:
-        shutil.rmtree(self.directory, ignore_errors=True)
+        remove_tree(self.directory)
