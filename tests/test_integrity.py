@@ -106,6 +106,21 @@ def test_a_write_on_a_full_disk_changes_nothing_and_names_the_cause(
     ok(invoke("memory", *args, cwd=repo))  # with room again, it works
 
 
+def test_retrieval_on_a_full_disk_still_gives_the_context(
+    repo: Path, comet_home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    record_id = remember(repo, "Run the linters before pushing.", "--operation", "commit")
+    request = ("task", "--task", "commit the fix", "--operation", "commit", "--json")
+    ok(invoke(*request, cwd=repo))
+    before = journal_bytes(comet_home)
+    with full_disk(monkeypatch, comet_home):
+        data = ok(invoke(*request, cwd=repo)).json()
+    assert data["retrieval"] != "failed", data["diagnostics"]
+    assert record_id in {entry["id"] for entry in data["context"]}
+    assert any("no space left on device" in line for line in data["diagnostics"])
+    assert journal_bytes(comet_home) == before
+
+
 def test_a_full_index_database_is_no_space_not_damage_and_nothing_is_written(
     repo: Path, comet_home: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -8,6 +8,7 @@ still exits 0.  Never partial content.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 from pathlib import Path
@@ -98,9 +99,6 @@ def task_context(ws: Workspace, request: TaskRequest, *, record_applications: bo
         if record_applications and request.session:
             request = request._replace(already_given=frozenset(_session_given(ws, request.session)))
         delivery = deliver(_select(ws, request), request)
-        if record_applications:
-            _journal_delivery(ws, request, delivery)
-            _session_remember(ws, request.session, delivery)
     except Exception as error:  # the agent's workflow is never blocked (SPEC §13)
         log_failure(ws.home.diagnostics_log, "task retrieval", error, task=request.task)
         return empty_answer(
@@ -109,7 +107,16 @@ def task_context(ws: Workspace, request: TaskRequest, *, record_applications: bo
             "failed",
             [f"{type(error).__name__}: {error}", f"see {ws.home.diagnostics_log}"],
         )
-    return _output(ws, request, delivery)
+    output = _output(ws, request, delivery)
+    if record_applications:
+        try:
+            _journal_delivery(ws, request, delivery)
+            _session_remember(ws, request.session, delivery)
+        except Exception as error:  # e.g. a full disk: the context found is still given
+            with contextlib.suppress(Exception):
+                log_failure(ws.home.diagnostics_log, "task journaling", error, task=request.task)
+            output["diagnostics"].append(f"this delivery was not journaled: {error}")
+    return output
 
 
 def _select(ws: Workspace, request: TaskRequest, *, every_row: bool = False) -> Selection:
