@@ -14,7 +14,7 @@ from comet_git.journal.log import Journal
 from comet_git.provider.sync import StoreSync, scan
 from comet_git.records.codec import parse_record
 from comet_git.records.model import Record, record_from_json
-from comet_git.store import Home, ScopeStore, file_lock, remove_temporaries
+from comet_git.store import Home, ScopeStore, all_or_nothing, file_lock, remove_temporaries
 
 REPAIR_SCHEMA = "comet.repair/v1"
 
@@ -101,7 +101,7 @@ def _take_in_pending_edits(home: Home, notes: dict[str, list[str]]) -> None:
         for store in all_stores(home):
             with store.lock():
                 found = scan(index, store)
-                with index.transaction():
+                with all_or_nothing(), index.transaction():
                     notes[store.name].extend(StoreSync(index, store).run(found).notes)
     finally:
         index.close()

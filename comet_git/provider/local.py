@@ -255,7 +255,7 @@ class LocalProvider:
             if not held and not stack.enter_context(store.lock(wait=False)):
                 stack.enter_context(store.lock())
                 found = scan(index, store)  # another process was writing: look again
-            with index.transaction():
+            with all_or_nothing(), index.transaction():  # a hand edit is taken in whole, or not
                 return StoreSync(index, store).run(found).notes
         return []
 
