@@ -75,7 +75,7 @@ def repair(home: Home, *, check_only: bool) -> RepairReport:
         for store in all_stores(home):
             with store.lock():
                 notes[store.name] = _clean_store(store)
-        remove_index_leftovers(home)
+        remove_index_leftovers(home.index_path)
         last_good: dict[str, dict[str, Record]] = {}
         if problem is None:
             _take_in_pending_edits(home, notes)
@@ -84,10 +84,10 @@ def repair(home: Home, *, check_only: bool) -> RepairReport:
     return RepairReport(False, str(home.index_path), problem, True, reports)
 
 
-def remove_index_leftovers(home: Home) -> None:
+def remove_index_leftovers(index_path: Path) -> None:
     """What a killed repair left (its half-built index and that index's WAL, which may hold
     the text of any record).  The caller holds the index lock, so no repair is running."""
-    for leftover in home.index_path.parent.glob(home.index_path.name + ".rebuild*"):
+    for leftover in index_path.parent.glob(index_path.name + ".rebuild*"):
         if not leftover.name.endswith(".open-lock"):
             with contextlib.suppress(FileNotFoundError):
                 leftover.unlink()

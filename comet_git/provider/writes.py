@@ -24,7 +24,6 @@ from comet_git.store import (
     ABSENT,
     Absent,
     FileState,
-    Home,
     ScopeStore,
     atomic_write,
     file_lock,
@@ -263,7 +262,7 @@ class StoreWriter:
 
         with file_lock(Journal(self.store).lock_path):
             remove_temporaries(self.store.root)
-        remove_index_leftovers(Home(self.index.path.parent.parent))
+        remove_index_leftovers(self.index.path)
 
     def _scrub_profile_copies(self, record_id: str, texts: list[str]) -> None:
         """The copies of profile.md kept aside (profile.md.<time>.orig) and a rejected edit
