@@ -283,6 +283,28 @@ def test_a_non_utf8_processing_line_is_reported_and_skipped_and_repair_drops_it(
     assert ok(run_comet("journal", "list", "--json", cwd=repo)).json()["problems"] == []
 
 
+def test_other_machine_state_files_are_read_tolerantly(repo: Path, comet_home: Path) -> None:
+    record_id = remember(repo, "Run the linters before pushing.", "--operation", "commit")
+    forgotten = remember(repo, "Prefer tabs.")
+    ok(invoke("memory", "forget", "--id", forgotten, cwd=repo))
+    request = ("task", "--task", "commit the fix", "--operation", "commit", "--session", "s1", "--json")
+    ok(run_comet(*request, cwd=repo))
+    damaged = [
+        *comet_home.glob("sessions/*.json"),
+        project_dir(comet_home) / "project.yaml",
+        project_dir(comet_home) / "tombstones" / f"{forgotten}.json",
+    ]
+    assert len(damaged) == 3
+    for path in damaged:
+        path.write_bytes(b"\xff\xfe not what it was \x00")
+    data = ok(run_comet(*request, cwd=repo)).json()
+    assert data["retrieval"] != "failed", data["diagnostics"]
+    assert record_id in {entry["id"] for entry in data["context"]}
+    ok(run_comet("memory", "list", "--json", cwd=repo))
+    signal = run_comet("memory", "signal", "--text", "From now on, always prefer spaces.", cwd=repo)
+    assert signal.exit_code == 0 and "Traceback" not in signal.stderr, signal.stderr
+
+
 # -- repair takes hand edits in first, and cleans what killed commands left ------------------------
 
 

@@ -225,7 +225,11 @@ def _session_given(ws: Workspace, session: str | None) -> set[str]:
     path = _session_path(ws, session)
     if not path.exists():
         return set()
-    return set(json.loads(path.read_text(encoding="utf-8")).get("given", []))
+    try:
+        given = json.loads(path.read_bytes()).get("given", [])
+        return {str(record_id) for record_id in given}
+    except (ValueError, AttributeError, TypeError):
+        return set()  # a damaged session file: the session starts over (it is rewritten)
 
 
 def _session_remember(ws: Workspace, session: str | None, delivery: Delivery) -> None:
