@@ -241,9 +241,9 @@ class Index:
             # Old pages of deleted text may still sit in the WAL: fold it into the
             # database (where secure_delete has zeroed them) and truncate it.
             self._purge_pending = False
-            self.purge_incomplete = not self._checkpoint_truncate()
+            self.purge_incomplete = not self.checkpoint_truncate()
 
-    def _checkpoint_truncate(self) -> bool:
+    def checkpoint_truncate(self) -> bool:
         """Whether the WAL was folded in and emptied.  A reader of another process holding an
         older snapshot keeps those pages alive: we wait for it a little, not the 15 s of a write."""
         self.connection.execute(f"PRAGMA busy_timeout = {PURGE_WAIT_MS}")

@@ -8,6 +8,7 @@ import errno
 import os
 import sqlite3
 import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -436,6 +437,35 @@ def test_a_permanent_forget_leaves_no_byte_of_the_content_under_comet_home(
     assert holding_the_text(comet_home) == []
     assert "My own note: keep this." in (store / "profile.md.2026-11-30T070000Z.orig").read_text()
     assert listed_ids(repo) == {kept}
+
+
+COMET_READER = """
+import sqlite3, sys, time
+from pathlib import Path
+from comet_git.store import file_lock
+home = Path(sys.argv[1])
+with file_lock(home / "index" / ".lock", shared=True):  # as every comet reader holds it
+    reader = sqlite3.connect(home / "index" / "comet.sqlite3", isolation_level=None)
+    reader.execute("BEGIN")
+    reader.execute("SELECT count(*) FROM records").fetchone()
+    print("reading", flush=True)
+    time.sleep(3)
+    reader.close()
+"""
+
+
+def test_a_permanent_forget_during_another_comet_read_leaves_no_byte_either(
+    repo: Path, comet_home: Path
+) -> None:
+    remember(repo, "Prefer small commits.")
+    record_id = remember(repo, FORGOTTEN_TEXT, "--title", FORGOTTEN_TITLE)
+    mem("list", cwd=repo)
+    command = [sys.executable, "-c", COMET_READER, str(comet_home)]
+    with subprocess.Popen(command, stdout=subprocess.PIPE, text=True) as reader:
+        assert reader.stdout is not None and reader.stdout.readline().strip() == "reading"
+        result = run_comet("memory", "forget", "--id", record_id, "--permanent", cwd=repo)
+    assert result.exit_code == 0, result.stderr
+    assert holding_the_text(comet_home) == []
 
 
 def test_every_comet_key_in_the_git_config_is_documented(repo: Path, comet_home: Path) -> None:

@@ -437,9 +437,10 @@ class LocalProvider:
         with self.write_session(store) as writer:
             stone = writer.forget(record_id, permanent=True)
             index = writer.index
-        if index.purge_incomplete:
-            # Another process's read transaction keeps old pages of the index alive: build
-            # a new index from the files (which no longer hold the content) and swap it in.
+        if index.purge_incomplete and not self._purge_alone():
+            # A process other than comet holds a read transaction open, keeping old pages of the
+            # index alive: build a new index from the files (which no longer hold the content)
+            # and swap it in.
             from comet_git.repair import repair
 
             try:
@@ -450,6 +451,16 @@ class LocalProvider:
                     hint="run `comet repair` once the other comet processes are done",
                 ) from error
         return ChangeResult("forgotten", record_id, None, stone.permanent, not stone.permanent)
+
+    def _purge_alone(self) -> bool:
+        """Empty the index's WAL once no other comet process has the index open (they hold its
+        lock shared while they read); whether that worked."""
+        with file_lock(self.home.index_path.parent / ".lock"):
+            index = Index.open(self.home.index_path)
+            try:
+                return index.checkpoint_truncate()
+            finally:
+                index.close()
 
     def _store_of(self, record_id: str) -> ScopeStore:
         """Which visible store holds `record_id` (live or forgotten)."""
