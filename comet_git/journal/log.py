@@ -19,7 +19,7 @@ import os
 import re
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from comet_git.errors import RecordFormatError
 from comet_git.journal.events import Event, parse_event
@@ -156,18 +156,17 @@ class Journal:
         """The last processing outcome of each event id.  A line that does not read (torn,
         not UTF-8, not JSON) is skipped and reported: its event stays pending."""
         found: dict[str, tuple[str, str | None]] = {}
-        for number, line, error in self._status_lines():
-            if error is not None:
-                if problems is not None:
-                    kind = "torn" if not line.endswith(b"\n") else "unreadable"
-                    problems.append(JournalProblem(str(self.processing_path), number, kind, error))
-                continue
-            entry = json.loads(line)
-            found[str(entry["eventId"])] = (str(entry["status"]), entry.get("error"))
+        for number, line, entry, error in self._status_lines():
+            if entry is not None:
+                found[str(entry["eventId"])] = (str(entry["status"]), entry.get("error"))
+            elif problems is not None:
+                kind = "torn" if not line.endswith(b"\n") else "unreadable"
+                problems.append(JournalProblem(str(self.processing_path), number, kind, error))
         return found
 
-    def _status_lines(self) -> Iterator[tuple[int, bytes, str | None]]:
-        """(line number, line, why it does not read or None) for each line of processing.jsonl."""
+    def _status_lines(self) -> Iterator[tuple[int, bytes, dict[str, Any] | None, str]]:
+        """(line number, line, its outcome or None, why it does not read) for each line of
+        processing.jsonl."""
         try:
             raw = self.processing_path.read_bytes()
         except FileNotFoundError:
@@ -179,17 +178,17 @@ class Journal:
                 entry = json.loads(line)  # invalid UTF-8 is a ValueError (UnicodeDecodeError) too
                 str(entry["eventId"]), str(entry["status"])
             except (ValueError, KeyError, TypeError) as error:
-                yield number, line, f"not a processing outcome: {str(error)[:160]}"
+                yield number, line, None, f"not a processing outcome: {str(error)[:160]}"
                 continue
-            yield number, line, None
+            yield number, line, entry, ""
 
     def drop_unreadable_statuses(self) -> int:
         """Rewrite processing.jsonl without the lines that do not read (`comet repair`)."""
         with file_lock(self.lock_path):
             lines = list(self._status_lines())
-            bad = sum(1 for _, _, error in lines if error is not None)
+            bad = sum(1 for _, _, entry, _ in lines if entry is None)
             if bad:
-                kept = b"".join(line for _, line, error in lines if error is None)
+                kept = b"".join(line for _, line, entry, _ in lines if entry is not None)
                 atomic_write(self.processing_path, kept)
         return bad
 
