@@ -169,7 +169,7 @@ class Journal:
         processing.jsonl."""
         try:
             raw = self.processing_path.read_bytes()
-        except FileNotFoundError:
+        except (FileNotFoundError, NotADirectoryError):
             return
         for number, line in enumerate(raw.splitlines(keepends=True), start=1):
             if not line.strip():

@@ -81,7 +81,7 @@ class RecordHistory:
         reported in `problems`."""
         try:
             lines = self.log_path.read_bytes().splitlines()
-        except FileNotFoundError:
+        except (FileNotFoundError, NotADirectoryError):
             return []
         found: list[Action] = []
         for number, line in enumerate(lines, start=1):
