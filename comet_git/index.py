@@ -5,6 +5,7 @@ into a new file and swaps it in atomically."""
 from __future__ import annotations
 
 import contextlib
+import errno
 import json
 import os
 import re
@@ -18,12 +19,13 @@ from comet_git.director.paths import compile_patterns, path_anchors
 from comet_git.director.text import terms_of
 from comet_git.errors import StoreError
 from comet_git.records.model import Record
-from comet_git.store import FILE_MODE, FileState, ensure_dir, file_lock, fsync_dir
+from comet_git.store import FILE_MODE, FileState, ensure_dir, file_lock, fsync_dir, write_failure
 
 SCHEMA_VERSION = (
     16  # 16: stemmed terms with concepts (vocabulary.txt), rules indexed by kind of match, conflictsWith
 )
 BUSY_TIMEOUT_MS = 15_000
+PURGE_WAIT_MS = 1_000
 
 # Forced off by tests to exercise the plain fallback.
 FTS5_ENABLED = True
@@ -173,6 +175,7 @@ class Index:
         self.path = path
         self.has_fts = self.get_meta("fts5") == "1"
         self._purge_pending = False
+        self.purge_incomplete = False  # deleted text may still be in the files (see transaction)
         self.fresh = False
 
     @classmethod
@@ -198,6 +201,8 @@ class Index:
                 if version == 0:
                     _create_schema(connection)
         except sqlite3.DatabaseError as error:
+            if out_of_space(path, error):
+                raise write_failure(path, OSError(errno.ENOSPC, "no space")) from error
             raise StoreError(
                 f"the index {path} is unreadable: {error}",
                 hint="run `comet repair` to rebuild it from your Markdown records (nothing is lost)",
@@ -235,8 +240,18 @@ class Index:
         if self._purge_pending:
             # Old pages of deleted text may still sit in the WAL: fold it into the
             # database (where secure_delete has zeroed them) and truncate it.
-            self.connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
             self._purge_pending = False
+            self.purge_incomplete = not self.checkpoint_truncate()
+
+    def checkpoint_truncate(self) -> bool:
+        """Whether the WAL was folded in and emptied.  A reader of another process holding an
+        older snapshot keeps those pages alive: we wait for it a little, not the 15 s of a write."""
+        self.connection.execute(f"PRAGMA busy_timeout = {PURGE_WAIT_MS}")
+        try:
+            busy, _, _ = self.connection.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
+        finally:
+            self.connection.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+        return bool(busy == 0)
 
     def purge_deleted_content(self) -> None:
         """Leave no trace of deleted text in the database files (a permanent forget)."""
@@ -647,6 +662,26 @@ def swap_in(new_path: Path, live_path: Path) -> None:
             os.unlink(str(live_path) + suffix)
     os.replace(new_path, live_path)
     fsync_dir(live_path.parent)
+
+
+SQLITE_FULL = 13
+SQLITE_IOERR = 10
+LOW_SPACE_BYTES = 1 << 20  # below this, an I/O error of SQLite is taken for a full disk
+
+
+def out_of_space(path: Path, error: sqlite3.Error) -> bool:
+    """Whether SQLite failed for want of disk space (SQLITE_FULL, or an I/O error, e.g. of
+    its shared-memory file, on a disk with next to nothing left): not a damaged index."""
+    code = (getattr(error, "sqlite_errorcode", None) or 0) & 0xFF
+    if code == SQLITE_FULL or "disk is full" in str(error):
+        return True
+    if code != SQLITE_IOERR and "disk I/O error" not in str(error):
+        return False
+    try:
+        stats = os.statvfs(path.parent)
+    except OSError:
+        return False
+    return stats.f_bavail * stats.f_frsize < LOW_SPACE_BYTES
 
 
 def check_integrity(path: Path) -> str | None:

@@ -10,9 +10,11 @@ from typing import Any
 
 from comet_git.errors import RecordFormatError
 from comet_git.index import Index, build_fresh, check_integrity, swap_in
+from comet_git.journal.log import Journal
 from comet_git.provider.sync import StoreSync, scan
 from comet_git.records.codec import parse_record
-from comet_git.store import Home, ScopeStore, file_lock
+from comet_git.records.model import Record, record_from_json
+from comet_git.store import Home, ScopeStore, all_or_nothing, file_lock, remove_temporaries
 
 REPAIR_SCHEMA = "comet.repair/v1"
 
@@ -69,26 +71,74 @@ def repair(home: Home, *, check_only: bool) -> RepairReport:
         )
     home.ensure()
     with file_lock(home.index_path.parent / ".lock"):
+        notes: dict[str, list[str]] = {}
+        for store in all_stores(home):
+            with store.lock():
+                notes[store.name] = _clean_store(store)
+        remove_index_leftovers(home.index_path)
+        last_good: dict[str, dict[str, Record]] = {}
         if problem is None:
-            _take_in_pending_edits(home)
-        reports = _rebuild(home)
+            _take_in_pending_edits(home, notes)
+            last_good = _served_versions(home)
+        reports = _rebuild(home, last_good, notes)
     return RepairReport(False, str(home.index_path), problem, True, reports)
 
 
-def _take_in_pending_edits(home: Home) -> None:
-    """Hand edits made since the last command are corrections: take them in before the old index goes."""
+def remove_index_leftovers(index_path: Path) -> None:
+    """What a killed repair left (its half-built index and that index's WAL, which may hold
+    the text of any record).  The caller holds the index lock, so no repair is running."""
+    for leftover in index_path.parent.glob(index_path.name + ".rebuild*"):
+        if not leftover.name.endswith(".open-lock"):
+            with contextlib.suppress(FileNotFoundError):
+                leftover.unlink()
+
+
+def _take_in_pending_edits(home: Home, notes: dict[str, list[str]]) -> None:
+    """Hand edits made since the last command are corrections: take them in before the old index
+    goes, each one said in the report."""
     index = Index.open(home.index_path)
     try:
         for store in all_stores(home):
             with store.lock():
                 found = scan(index, store)
-                with index.transaction():
-                    StoreSync(index, store).run(found)
+                with all_or_nothing(), index.transaction():
+                    notes[store.name].extend(StoreSync(index, store).run(found).notes)
     finally:
         index.close()
 
 
-def _rebuild(home: Home) -> list[StoreReport]:
+def _clean_store(store: ScopeStore) -> list[str]:
+    """Remove the temporaries of killed commands and unreadable processing lines.  The caller
+    holds the store lock; the journal lock is taken here: nobody is writing them."""
+    journal = Journal(store)
+    with file_lock(journal.lock_path):
+        removed = remove_temporaries(store.root)
+    dropped = journal.drop_unreadable_statuses()
+    notes = [f"removed {removed} temporary file(s) left by killed commands"] if removed else []
+    if dropped:
+        notes.append(f"dropped {dropped} unreadable line(s) of {journal.processing_path.name}")
+    return notes
+
+
+def _served_versions(home: Home) -> dict[str, dict[str, Record]]:
+    """The live records the old index serves, by store and file: for a file that became
+    invalid, the version that stays served after the rebuild."""
+    index = Index.open(home.index_path)
+    try:
+        found: dict[str, dict[str, Record]] = {}
+        invalid = {(item.store, item.name) for item in index.invalid_files(s.name for s in all_stores(home))}
+        for store in all_stores(home):
+            for item in index.records_in(store.name):
+                if item.state == "live" and (store.name, item.file) in invalid:
+                    found.setdefault(store.name, {})[item.file] = record_from_json(item.as_dict())
+        return found
+    finally:
+        index.close()
+
+
+def _rebuild(
+    home: Home, last_good: dict[str, dict[str, Record]], notes: dict[str, list[str]]
+) -> list[StoreReport]:
     fresh_path = home.index_path.with_name(home.index_path.name + ".rebuild")
     index = build_fresh(fresh_path)
     reports: list[StoreReport] = []
@@ -97,9 +147,10 @@ def _rebuild(home: Home) -> list[StoreReport]:
         for store in all_stores(home):
             with store.lock():
                 found = scan(index, store)
+                sync = StoreSync(index, store, absorb_edits=False, last_good=last_good.get(store.name))
                 with index.transaction():
-                    result = StoreSync(index, store, absorb_edits=False).run(found)
-            reports.append(_store_report(index, store, result.notes))
+                    result = sync.run(found)
+            reports.append(_store_report(index, store, notes.get(store.name, []) + result.notes))
     finally:
         index.close()
     swap_in(fresh_path, home.index_path)

@@ -61,6 +61,32 @@ def ensure_dir(path: Path) -> Path:
     return path
 
 
+NO_SPACE_ERRNOS = (errno.ENOSPC, errno.EDQUOT)
+
+
+def write_failure(path: Path, error: OSError) -> StoreError:
+    """The StoreError for a write that failed: it names the real cause (a full disk above all)."""
+    if error.errno in NO_SPACE_ERRNOS:
+        return StoreError(
+            f"cannot write {path}: no space left on device",
+            hint="free some disk space, then run the command again (nothing was changed)",
+        )
+    return StoreError(
+        f"cannot write {path}: {error.strerror or error}",
+        hint="make COMET_HOME a writable directory, then run the command again (nothing was changed)",
+    )
+
+
+def write_all(fd: int, data: bytes) -> None:
+    """os.write until every byte is written: a full disk answers with a short write first."""
+    view = memoryview(data)
+    while view:
+        written = os.write(fd, view)
+        if written <= 0:
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+        view = view[written:]
+
+
 class FileState(NamedTuple):
     """What a file looked like when we read it: the basis of compare-before-replace."""
 
@@ -123,23 +149,30 @@ def atomic_write(
     exist yet") the write fails, changing nothing, when the file on disk is no
     longer what the caller read.  `mode` is for files that are not ours (an agent's settings
     keep the permissions their owner gave them).  Returns the state of what was written.
+    A failed write (a full disk) is a StoreError that says so; the file is as it was.
     """
     payload = data.encode("utf-8") if isinstance(data, str) else data
+    undo = _current_undo()
+    if undo is not None:
+        undo.save(path)
     ensure_dir(path.parent)
     temp_name = str(path.parent / f".{path.name}.{os.urandom(6).hex()}.tmp")
-    fd = os.open(temp_name, os.O_WRONLY | os.O_CREAT | os.O_EXCL, mode)
     try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(payload)
-            handle.flush()
-            os.fsync(handle.fileno())
+        fd = os.open(temp_name, os.O_WRONLY | os.O_CREAT | os.O_EXCL, mode)
+        try:
+            write_all(fd, payload)
+            os.fsync(fd)
+        finally:
+            os.close(fd)
         os.chmod(temp_name, mode)
         if expected is not None:
             check_unchanged(path, expected)
         os.replace(temp_name, path)
-    except BaseException:
+    except BaseException as error:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(temp_name)
+        if isinstance(error, OSError):
+            raise write_failure(path, error) from error
         raise
     fsync_dir(path.parent)
     return FileState.of_bytes(payload, os.stat(path))
@@ -159,8 +192,154 @@ def fsync_dir(path: Path) -> None:
 def remove_file(path: Path, *, expected: FileState | bool | None = False) -> None:
     if expected is not False:
         check_unchanged(path, expected)  # type: ignore[arg-type]
+    undo = _current_undo()
+    if undo is not None:
+        undo.save(path)
     with contextlib.suppress(FileNotFoundError):
         path.unlink()
+
+
+UNDO_SUFFIX = ".undo"
+# What atomic_write and WriteUndo leave behind when a command is killed mid-write.
+TEMPORARY_NAME = r"^\..+\.[0-9a-f]{12}\.(?:tmp|undo)$"
+
+
+def remove_temporaries(root: Path) -> int:
+    """Remove the temporaries of killed commands under `root`; returns how many.  The caller
+    holds the locks under which they are written (a store's, its journal's)."""
+    import re
+    import shutil
+
+    temporary = re.compile(TEMPORARY_NAME)
+    removed = 0
+    for directory, folders, names in os.walk(root):
+        for name in [folder for folder in folders if temporary.match(folder)]:
+            shutil.rmtree(os.path.join(directory, name), ignore_errors=True)  # a folder kept aside
+            folders.remove(name)
+            removed += 1
+        for name in names:
+            if temporary.match(name):
+                with contextlib.suppress(FileNotFoundError):
+                    os.unlink(os.path.join(directory, name))
+                    removed += 1
+    return removed
+
+
+class _Saved(NamedTuple):
+    path: Path
+    backup: Path | None  # a hard link to what the file was (or the folder, moved); None: none
+    new_directories: tuple[Path, ...]  # directories the write will create, outermost first
+    tree: bool = False  # a whole folder removed (moved aside until the operation succeeds)
+
+
+class WriteUndo:
+    """The files one operation writes, as they were before it: put back if it fails.
+
+    A file about to be replaced or removed is kept as a hard link (costing no disk
+    space, so that undoing works on a full disk); a file about to be created is
+    removed again, and so are the directories made for it."""
+
+    def __init__(self) -> None:
+        self.saved: dict[Path, _Saved] = {}
+
+    def save(self, path: Path) -> None:
+        if path in self.saved:
+            return  # the first state is the one to go back to
+        new_directories: list[Path] = []
+        parent = path.parent
+        while not parent.exists() and parent != parent.parent:
+            new_directories.insert(0, parent)
+            parent = parent.parent
+        backup: Path | None = None
+        if path.exists():
+            backup = path.with_name(f".{path.name}.{os.urandom(6).hex()}{UNDO_SUFFIX}")
+            try:
+                os.link(path, backup)
+            except OSError as error:
+                raise write_failure(path, error) from error
+        self.saved[path] = _Saved(path, backup, tuple(new_directories))
+
+    def remove_tree(self, path: Path) -> None:
+        """Remove a folder, keeping it aside (renamed: no space needed) until the end."""
+        if not path.is_dir():
+            return
+        backup = path.with_name(f".{path.name}.{os.urandom(6).hex()}{UNDO_SUFFIX}")
+        try:
+            os.rename(path, backup)
+        except OSError as error:
+            raise write_failure(path, error) from error
+        self.saved[backup] = _Saved(path, backup, (), tree=True)
+
+    def put_back(self) -> None:
+        for saved in reversed(list(self.saved.values())):
+            with contextlib.suppress(OSError):
+                if saved.tree and saved.backup is not None:
+                    os.rename(saved.backup, saved.path)
+                elif saved.backup is not None and _same_file(saved.backup, saved.path):
+                    saved.backup.unlink()  # never replaced (rename(2) of a link onto itself does nothing)
+                elif saved.backup is not None:
+                    os.replace(saved.backup, saved.path)
+                else:
+                    saved.path.unlink(missing_ok=True)
+            for directory in reversed(saved.new_directories):
+                with contextlib.suppress(OSError):
+                    directory.rmdir()  # only when empty: nothing else was put there
+
+    def discard(self) -> None:
+        for saved in self.saved.values():
+            if saved.tree and saved.backup is not None:
+                import shutil
+
+                shutil.rmtree(saved.backup, ignore_errors=True)
+            elif saved.backup is not None:
+                with contextlib.suppress(OSError):
+                    saved.backup.unlink()
+
+
+def _same_file(one: Path, other: Path) -> bool:
+    try:
+        return os.path.samefile(one, other)
+    except OSError:
+        return False
+
+
+# The operation in progress, if any: atomic_write and remove_file are called deep down
+# (history, tombstones, the journal), and each of them must register what it replaces.
+# Writes happen on the main thread only (the director's background thread only reads).
+_undo_in_progress: list[WriteUndo] = []
+
+
+def _current_undo() -> WriteUndo | None:
+    return _undo_in_progress[-1] if _undo_in_progress else None
+
+
+def remove_tree(path: Path) -> None:
+    """shutil.rmtree, undone with the rest if the operation in progress fails."""
+    if _undo_in_progress:
+        _undo_in_progress[-1].remove_tree(path)
+    else:
+        import shutil
+
+        shutil.rmtree(path, ignore_errors=True)
+
+
+@contextlib.contextmanager
+def all_or_nothing() -> Iterator[None]:
+    """Every file written or removed inside is put back as it was when the block fails."""
+    if _undo_in_progress:
+        yield  # the outer block decides
+        return
+    undo = WriteUndo()
+    _undo_in_progress.append(undo)
+    try:
+        yield
+    except BaseException:
+        undo.put_back()
+        raise
+    else:
+        undo.discard()
+    finally:
+        _undo_in_progress.remove(undo)
 
 
 @contextlib.contextmanager

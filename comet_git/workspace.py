@@ -93,7 +93,10 @@ def remember_project(home: Home, identity: ProjectIdentity, fingerprint: Project
     path = project_file(home, identity.key)
     known: dict[str, object] = {}
     if path.exists():
-        loaded = yaml.safe_load(path.read_text(encoding="utf-8"))
+        try:
+            loaded = yaml.safe_load(path.read_text(encoding="utf-8"))
+        except (yaml.YAMLError, UnicodeDecodeError):
+            loaded = None  # a damaged machine file: written afresh from what git says now
         known = loaded if isinstance(loaded, dict) else {}
     listed = known.get("worktrees")
     earlier = {str(item) for item in listed} if isinstance(listed, list) else set()
@@ -127,7 +130,9 @@ def find_known_project(home: Home, fingerprint: ProjectFingerprint) -> str | Non
             continue
         try:
             data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
-        except yaml.YAMLError:
+        except (yaml.YAMLError, UnicodeDecodeError):
+            continue
+        if not isinstance(data, dict):
             continue
         remotes = data.get("remotes") or {}
         if isinstance(remotes, dict) and main_remote({str(k): str(v) for k, v in remotes.items()}) == wanted:

@@ -37,6 +37,7 @@ from comet_git.records.model import (
     parse_record_mapping,
     path_selector_problem,
     record_from_json,
+    selector_text_problem,
 )
 
 # --- strategies ----------------------------------------------------------------------------
@@ -220,7 +221,7 @@ def records(draw: st.DrawFn, record_id: str | None = None, ruamel_safe: bool = F
         memory_class=draw(st.sampled_from(MEMORY_CLASSES)),
         selectors=Selectors(
             some(paths(ruamel_safe), 3),
-            some(one_line(30, ruamel_safe), 3),
+            some(one_line(30, ruamel_safe).filter(lambda task: selector_text_problem(task) is None), 3),
             some(words(ruamel_safe), 3),
             some(words(ruamel_safe), 2),
         ),

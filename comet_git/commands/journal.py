@@ -30,7 +30,7 @@ def list_events(ws: Workspace, event_type: str | None, limit: int | None) -> Out
     events: list[dict[str, Any]] = []
     problems: list[JournalProblem] = []
     for _, journal in _journals(ws):
-        statuses = journal.statuses()
+        statuses = journal.statuses(problems)
         for event in journal.events(problems):
             if event_type and event.type != event_type:
                 continue

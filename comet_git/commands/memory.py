@@ -207,7 +207,7 @@ def journal_status(ws: Workspace) -> dict[str, Any]:
     problems: list[JournalProblem] = []
     for store in ws.provider().visible_stores():
         journal = Journal(store)
-        statuses = journal.statuses()
+        statuses = journal.statuses(problems)
         for event in journal.events(problems):
             events += 1
             pending += statuses.get(event.event_id, ("", None))[0] != DONE

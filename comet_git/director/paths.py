@@ -22,6 +22,11 @@ def compile_patterns(patterns: Sequence[str]) -> str:
         return ""
     import pathspec
 
+    # A pattern holding one of the separators could not be read back (records validate
+    # against control characters; this guards an index written before they did).
+    patterns = [pattern for pattern in patterns if FIELD not in pattern and ITEM not in pattern]
+    if not patterns:
+        return ""
     spec = pathspec.GitIgnoreSpec.from_lines(list(patterns))
     return ITEM.join(
         FIELD.join((source, "+" if pattern.include else "-", pattern.regex.pattern))

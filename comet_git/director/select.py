@@ -39,6 +39,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from collections.abc import Callable
 from operator import attrgetter
 from typing import Any, NamedTuple
@@ -240,7 +241,10 @@ class _Ranker:
         path_matched = False
         only_operations = not paths and not tasks  # a rule that fires on its operation/phase alone
         if paths and request.path is not None:
-            matched = path_match(paths, request.path, request.path_is_dir)
+            try:
+                matched = path_match(paths, request.path, request.path_is_dir)
+            except (ValueError, re.error):  # one row the index holds badly costs only itself
+                return "its paths selector cannot be read (`comet repair` rebuilds the index)"
             if matched is None:
                 return f"path {request.path} does not match its paths selector"
             why.append(f"path matches {matched}")

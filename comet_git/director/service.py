@@ -8,6 +8,7 @@ still exits 0.  Never partial content.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 from pathlib import Path
@@ -98,10 +99,7 @@ def task_context(ws: Workspace, request: TaskRequest, *, record_applications: bo
         if record_applications and request.session:
             request = request._replace(already_given=frozenset(_session_given(ws, request.session)))
         delivery = deliver(_select(ws, request), request)
-        if record_applications:
-            _journal_delivery(ws, request, delivery)
-            _session_remember(ws, request.session, delivery)
-        else:
+        if not record_applications:
             _drop_application_ids(delivery)
     except Exception as error:  # the agent's workflow is never blocked (SPEC §13)
         log_failure(ws.home.diagnostics_log, "task retrieval", error, task=request.task)
@@ -111,7 +109,16 @@ def task_context(ws: Workspace, request: TaskRequest, *, record_applications: bo
             "failed",
             [f"{type(error).__name__}: {error}", f"see {ws.home.diagnostics_log}"],
         )
-    return _output(ws, request, delivery)
+    output = _output(ws, request, delivery)
+    if record_applications:
+        try:
+            _journal_delivery(ws, request, delivery)
+            _session_remember(ws, request.session, delivery)
+        except Exception as error:  # e.g. a full disk: the context found is still given
+            with contextlib.suppress(Exception):
+                log_failure(ws.home.diagnostics_log, "task journaling", error, task=request.task)
+            output["diagnostics"].append(f"this delivery was not journaled: {error}")
+    return output
 
 
 def _drop_application_ids(delivery: Delivery) -> None:
@@ -251,7 +258,11 @@ def _session_given(ws: Workspace, session: str | None) -> set[str]:
     path = _session_path(ws, session)
     if not path.exists():
         return set()
-    return set(json.loads(path.read_text(encoding="utf-8")).get("given", []))
+    try:
+        given = json.loads(path.read_bytes()).get("given", [])
+        return {str(record_id) for record_id in given}
+    except (ValueError, AttributeError, TypeError):
+        return set()  # a damaged session file: the session starts over (it is rewritten)
 
 
 def _session_remember(ws: Workspace, session: str | None, delivery: Delivery) -> None:

@@ -13,18 +13,27 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from comet_git.errors import RecordFormatError
 from comet_git.journal.events import Event, parse_event
 from comet_git.journal.redact import redact
 from comet_git.records.model import utc_now
-from comet_git.store import FILE_MODE, ScopeStore, atomic_write, ensure_dir, file_lock
+from comet_git.store import (
+    FILE_MODE,
+    ScopeStore,
+    atomic_write,
+    ensure_dir,
+    file_lock,
+    write_all,
+    write_failure,
+)
 
 MONTH_FILE = re.compile(r"^\d{4}-\d{2}\.jsonl$")
 EVENT_ID_IN_LINE = re.compile(rb'"eventId":"([^"]+)"')
@@ -143,19 +152,45 @@ class Journal:
             ids |= ids_in(path)
         return ids
 
-    def statuses(self) -> dict[str, tuple[str, str | None]]:
-        """The last processing outcome of each event id."""
+    def statuses(self, problems: list[JournalProblem] | None = None) -> dict[str, tuple[str, str | None]]:
+        """The last processing outcome of each event id.  A line that does not read (torn,
+        not UTF-8, not JSON) is skipped and reported: its event stays pending."""
         found: dict[str, tuple[str, str | None]] = {}
-        if not self.processing_path.exists():
-            return found
-        with self.processing_path.open(encoding="utf-8") as handle:
-            for line in handle:
-                try:
-                    entry = json.loads(line)
-                    found[str(entry["eventId"])] = (str(entry["status"]), entry.get("error"))
-                except (ValueError, KeyError, TypeError):
-                    continue  # a torn line of the status file: the event stays pending
+        for number, line, entry, error in self._status_lines():
+            if entry is not None:
+                found[str(entry["eventId"])] = (str(entry["status"]), entry.get("error"))
+            elif problems is not None:
+                kind = "torn" if not line.endswith(b"\n") else "unreadable"
+                problems.append(JournalProblem(str(self.processing_path), number, kind, error))
         return found
+
+    def _status_lines(self) -> Iterator[tuple[int, bytes, dict[str, Any] | None, str]]:
+        """(line number, line, its outcome or None, why it does not read) for each line of
+        processing.jsonl."""
+        try:
+            raw = self.processing_path.read_bytes()
+        except (FileNotFoundError, NotADirectoryError):
+            return
+        for number, line in enumerate(raw.splitlines(keepends=True), start=1):
+            if not line.strip():
+                continue
+            try:
+                entry = json.loads(line)  # invalid UTF-8 is a ValueError (UnicodeDecodeError) too
+                str(entry["eventId"]), str(entry["status"])
+            except (ValueError, KeyError, TypeError) as error:
+                yield number, line, None, f"not a processing outcome: {str(error)[:160]}"
+                continue
+            yield number, line, entry, ""
+
+    def drop_unreadable_statuses(self) -> int:
+        """Rewrite processing.jsonl without the lines that do not read (`comet repair`)."""
+        with file_lock(self.lock_path):
+            lines = list(self._status_lines())
+            bad = sum(1 for _, _, entry, _ in lines if entry is None)
+            if bad:
+                kept = b"".join(line for _, line, entry, _ in lines if entry is not None)
+                atomic_write(self.processing_path, kept)
+        return bad
 
     def pending(self, types: Sequence[str] | None = None) -> Iterator[Event]:
         statuses = self.statuses()
@@ -209,15 +244,27 @@ def read_file(path: Path, problems: list[JournalProblem] | None = None) -> Itera
 
 
 def _append_lines(path: Path, data: bytes) -> None:
+    """Append whole lines, or nothing: an append is acknowledged only once every byte is
+    written and flushed.  The caller holds the journal lock, so cutting the file back to
+    its old length cannot cut another writer's lines."""
     if not data:
         return
-    fd = os.open(path, os.O_RDWR | os.O_APPEND | os.O_CREAT, FILE_MODE)
+    try:
+        fd = os.open(path, os.O_RDWR | os.O_APPEND | os.O_CREAT, FILE_MODE)
+    except OSError as error:
+        raise write_failure(path, error) from error
     try:
         size = os.fstat(fd).st_size
         if size and os.pread(fd, 1, size - 1) != b"\n":
             data = b"\n" + data  # leave a torn line behind on its own; start afresh
-        os.write(fd, data)
-        os.fsync(fd)
+        try:
+            write_all(fd, data)
+            os.fsync(fd)
+        except OSError as error:
+            with contextlib.suppress(OSError):
+                os.ftruncate(fd, size)  # the journal as it was: no torn fragment of ours
+                os.fsync(fd)
+            raise write_failure(path, error) from error
     finally:
         os.close(fd)
 

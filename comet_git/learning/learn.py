@@ -111,7 +111,7 @@ def _learn_unless_busy(provider: LocalProvider, store: ScopeStore, report: Learn
 
 def _learn_store(provider: LocalProvider, store: ScopeStore, report: LearnReport) -> None:
     journal = Journal(store)
-    statuses = journal.statuses()
+    statuses = journal.statuses(report.problems)
     reflection = CommitReflection()
     finished: list[str] = []  # pending events with nothing (more) to do
     commits: list[str] = []  # pending commit events: done once the habits are applied

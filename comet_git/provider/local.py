@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import sqlite3
 import sys
@@ -19,7 +20,7 @@ from comet_git.errors import (
     RecordFormatError,
     StoreError,
 )
-from comet_git.index import Index, IndexedRecord
+from comet_git.index import Index, IndexedRecord, out_of_space
 from comet_git.provider import (
     Amend,
     Change,
@@ -47,7 +48,7 @@ from comet_git.records.model import (
     parse_record_mapping,
     utc_now,
 )
-from comet_git.store import Home, ScopeStore, file_lock
+from comet_git.store import Home, ScopeStore, all_or_nothing, file_lock, write_failure
 
 if TYPE_CHECKING:
     from comet_git.director.select import TaskRequest
@@ -220,15 +221,17 @@ class LocalProvider:
             index = Index.open(self.home.index_path, memory_map=memory_map)
             try:
                 yield index
-            except sqlite3.OperationalError as error:
+            except sqlite3.DatabaseError as error:
+                if out_of_space(self.home.index_path, error):
+                    raise write_failure(self.home.index_path, OSError(errno.ENOSPC, "no space")) from error
+                if not isinstance(error, sqlite3.OperationalError):
+                    raise _damaged(self.home, error) from error
                 if "locked" not in str(error) and "busy" not in str(error):
                     raise _damaged(self.home, error) from error
                 raise StoreError(
                     f"the index {self.home.index_path} stayed busy: {error}",
                     hint="another comet process held it for a long time; run the command again",
                 ) from error
-            except sqlite3.DatabaseError as error:
-                raise _damaged(self.home, error) from error
             finally:
                 index.close()
 
@@ -250,7 +253,8 @@ class LocalProvider:
             with store.lock():
                 for visible in self.visible_stores():
                     self.refresh(index, visible, held=visible == store)
-                with index.transaction():
+                # A write that fails half-way (a full disk) leaves no file of it behind.
+                with all_or_nothing(), index.transaction():
                     writer = StoreWriter(index, store)
                     yield writer
                     writer.render_profile()
@@ -275,7 +279,7 @@ class LocalProvider:
             if not held and not stack.enter_context(store.lock(wait=False)):
                 stack.enter_context(store.lock())
                 found = scan(index, store)  # another process was writing: look again
-            with index.transaction():
+            with all_or_nothing(), index.transaction():  # a hand edit is taken in whole, or not
                 return StoreSync(index, store).run(found).notes
         return []
 
@@ -426,6 +430,8 @@ class LocalProvider:
         if isinstance(change, Remember):
             return self._remember(change)
         store = self._store_of(change.id)
+        if isinstance(change, Forget) and change.permanent:
+            return self._forget_permanently(store, change.id)
         with self.write_session(store) as writer:
             index = writer.index
             if isinstance(change, Correct):
@@ -450,6 +456,36 @@ class LocalProvider:
                     "rolled-back", change.id, _view_of(index, record.id), detail=f"undid the last {undone}"
                 )
         raise InvalidInputError(f"unknown change {type(change).__name__}")
+
+    def _forget_permanently(self, store: ScopeStore, record_id: str) -> ChangeResult:
+        """Forget for good: once this returns, no byte of the content is left under COMET_HOME."""
+        with self.write_session(store) as writer:
+            stone = writer.forget(record_id, permanent=True)
+            index = writer.index
+        if index.purge_incomplete and not self._purge_alone():
+            # A process other than comet holds a read transaction open, keeping old pages of the
+            # index alive: build a new index from the files (which no longer hold the content)
+            # and swap it in.
+            from comet_git.repair import repair
+
+            try:
+                repair(self.home, check_only=False)
+            except CometError as error:
+                raise StoreError(
+                    f"{record_id} is forgotten, but the index may still hold its text: {error.message}",
+                    hint="run `comet repair` once the other comet processes are done",
+                ) from error
+        return ChangeResult("forgotten", record_id, None, stone.permanent, not stone.permanent)
+
+    def _purge_alone(self) -> bool:
+        """Empty the index's WAL once no other comet process has the index open (they hold its
+        lock shared while they read); whether that worked."""
+        with file_lock(self.home.index_path.parent / ".lock"):
+            index = Index.open(self.home.index_path)
+            try:
+                return index.checkpoint_truncate()
+            finally:
+                index.close()
 
     def _store_of(self, record_id: str) -> ScopeStore:
         """Which visible store holds `record_id` (live or forgotten)."""

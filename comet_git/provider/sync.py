@@ -128,10 +128,20 @@ def _profile_changed(row: tuple[int, int, int] | None, path: Path) -> bool:
 class StoreSync:
     """Applies one Scan to the index.  The caller holds the store lock and a transaction."""
 
-    def __init__(self, index: Index, store: ScopeStore, *, absorb_edits: bool = True) -> None:
+    def __init__(
+        self,
+        index: Index,
+        store: ScopeStore,
+        *,
+        absorb_edits: bool = True,
+        last_good: dict[str, Record] | None = None,
+    ) -> None:
         self.index = index
         self.store = store
         self.absorb_edits = absorb_edits
+        # A rebuild's fresh index knows no record yet: for a file that no longer validates,
+        # the version the old index served (by file name) stays served until it is fixed.
+        self.last_good = last_good or {}
         self.writer = StoreWriter(index, store)
         self.report = SyncReport()
 
@@ -145,7 +155,8 @@ class StoreSync:
         for kind, name in found.missing:
             if kind == TOMBSTONE:
                 self._tombstone_missing(name)
-        for kind, name in found.changed:
+        # Files that were invalid come last: a duplicate id stays with the file that had it.
+        for kind, name in sorted(found.changed, key=lambda item: item[1] in self.last_good):
             if kind == RECORD:
                 self._record_changed(name)
         for kind, name in found.missing:
@@ -175,7 +186,7 @@ class StoreSync:
         try:
             record = self._valid_record(data, name)
         except RecordFormatError as error:
-            self.index.put_file(self.store.name, row)
+            self._keep_last_good(name, state)
             self.index.set_invalid(self.store.name, name, error.line, _message(error))
             return
         previous = self.index.record(record.id)
@@ -190,6 +201,17 @@ class StoreSync:
         self.index.put_file(self.store.name, FileRow.of(name, RECORD, state, record.id))
         self.index.put_record(self.store.name, name, record, "live")
         self.index.clear_invalid(self.store.name, name)
+
+    def _keep_last_good(self, name: str, state: FileState) -> None:
+        """An invalid file: the index goes on serving the version it had (or, in a rebuild,
+        the one the old index had), named as coming from that file."""
+        known = self.known.get(name)
+        good = self.last_good.get(name)
+        if good is not None and self.index.record(good.id) is None:
+            self.index.put_record(self.store.name, name, good, "live")
+            self.writer.profile_changed()
+        record_id = good.id if good is not None else known.record_id if known else None
+        self.index.put_file(self.store.name, FileRow.of(name, RECORD, state, record_id))
 
     def _valid_record(self, data: bytes, name: str) -> Record:
         file = str(self.store.root / name)

@@ -26,8 +26,10 @@ from comet_git.store import (
     FileState,
     ScopeStore,
     atomic_write,
+    file_lock,
     read_with_state,
     remove_file,
+    remove_temporaries,
     sha256_bytes,
 )
 
@@ -198,6 +200,8 @@ class StoreWriter:
 
     def forget(self, record_id: str, *, permanent: bool, source: str = "command") -> tombstones.Tombstone:
         self.profile_changed()
+        if permanent:
+            self._remove_leftovers()
         existing = tombstones.read(self.store, record_id)
         if existing is not None:
             if existing.permanent or not permanent:
@@ -270,12 +274,42 @@ class StoreWriter:
         }
         texts = sorted({version.text for version in versions} | {version.title for version in versions})
         Journal(self.store).scrub(events, texts)
+        self._scrub_profile_copies(record_id, texts)
         RecordHistory(self.store, record_id).erase()
         self.index.drop_record(record_id)
         self.index.drop_file(self.store.name, f"tombstones/{record_id}.md")
         self.index.forget_id(self.store.name, record_id)
         self.index.purge_deleted_content()
         return stone
+
+    def _remove_leftovers(self) -> None:
+        """Files of killed commands that may hold the content: temporaries of the store (we
+        hold its lock; the journal's is taken), and a killed repair's half-built index (we
+        hold the index lock shared, so no repair is running).  Removed before this command
+        writes anything, so that its own undo copies are not among them."""
+        from comet_git.journal.log import Journal
+        from comet_git.repair import remove_index_leftovers
+
+        with file_lock(Journal(self.store).lock_path):
+            remove_temporaries(self.store.root)
+        remove_index_leftovers(self.index.path)
+
+    def _scrub_profile_copies(self, record_id: str, texts: list[str]) -> None:
+        """The copies of profile.md kept aside (profile.md.<time>.orig) and a rejected edit
+        still in place: the forgotten record's section and text go, the rest stays."""
+        rejected = self.index.get_meta(f"profile-rejected:{self.store.name}")
+        copies = sorted(self.store.root.glob("profile.md.*.orig"))
+        if rejected and self.store.profile_path.exists():
+            copies.append(self.store.profile_path)
+        for path in copies:
+            data = path.read_bytes()
+            scrubbed = profile.scrub(data.decode("utf-8", "surrogateescape"), record_id, texts)
+            cleaned = scrubbed.encode("utf-8", "surrogateescape")
+            if cleaned == data:
+                continue
+            atomic_write(path, cleaned)
+            if path == self.store.profile_path and sha256_bytes(data) == rejected:
+                self.index.set_meta(f"profile-rejected:{self.store.name}", sha256_bytes(cleaned))
 
     # -- feedback ---------------------------------------------------------------
 

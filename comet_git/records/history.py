@@ -4,7 +4,6 @@ correction or a forget can be rolled back."""
 from __future__ import annotations
 
 import json
-import shutil
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -12,7 +11,7 @@ from typing import Any
 from comet_git.errors import NotFoundError
 from comet_git.records.codec import parse_record, render_record
 from comet_git.records.model import Record, utc_now
-from comet_git.store import ScopeStore, atomic_write
+from comet_git.store import ScopeStore, atomic_write, remove_tree
 
 UNDOABLE = ("correct", "forget")
 
@@ -77,16 +76,33 @@ class RecordHistory:
             for path in sorted(self.directory.glob("v*.md"))
         ]
 
-    def actions(self) -> list[Action]:
-        if not self.log_path.exists():
+    def actions(self, problems: list[str] | None = None) -> list[Action]:
+        """The log, oldest first; a line that does not read (torn, not UTF-8) is skipped and
+        reported in `problems`."""
+        try:
+            lines = self.log_path.read_bytes().splitlines()
+        except (FileNotFoundError, NotADirectoryError):
             return []
-        lines = self.log_path.read_text(encoding="utf-8").splitlines()
-        return [Action.from_json(json.loads(line)) for line in lines if line.strip()]
+        found: list[Action] = []
+        for number, line in enumerate(lines, start=1):
+            if not line.strip():
+                continue
+            try:
+                found.append(Action.from_json(json.loads(line)))
+            except (ValueError, KeyError, TypeError) as error:
+                if problems is not None:
+                    problems.append(f"{self.log_path}:{number}: line skipped ({str(error)[:160]})")
+        return found
 
     def log(self, action: str, source: str, from_version: int | None, to_version: int | None) -> None:
         entry = Action(action, utc_now(), source, from_version, to_version)
-        existing = self.log_path.read_text(encoding="utf-8") if self.log_path.exists() else ""
-        atomic_write(self.log_path, existing + json.dumps(entry.to_json()) + "\n")
+        try:
+            existing = self.log_path.read_bytes()
+        except FileNotFoundError:
+            existing = b""
+        if existing and not existing.endswith(b"\n"):
+            existing += b"\n"  # a torn last line stays on its own
+        atomic_write(self.log_path, existing + (json.dumps(entry.to_json()) + "\n").encode("utf-8"))
 
     def last_undoable(self) -> Action | None:
         """The most recent correction or forget that no rollback has undone yet."""
@@ -99,4 +115,4 @@ class RecordHistory:
         return stack[-1] if stack else None
 
     def erase(self) -> None:
-        shutil.rmtree(self.directory, ignore_errors=True)
+        remove_tree(self.directory)

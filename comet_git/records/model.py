@@ -39,6 +39,10 @@ MAX_TEXT = 4000
 MAX_SUMMARY = 300
 MAX_EVIDENCE = 50
 MAX_EVIDENCE_SUMMARY = 500
+MAX_SELECTOR = 300  # characters in one path pattern or task keyword
+# C0 and C1 control characters (category Cc), which no path or keyword holds; the index uses
+# some of them as separators.
+_CONTROL_CHARACTER = re.compile(r"[\x00-\x1f\x7f-\x9f]")
 ID_ALPHABET = "0123456789abcdefghjkmnpqrstvwxyz"  # Crockford base32: no i, l, o, u
 
 # Front-matter keys in the order the tool writes them.
@@ -344,6 +348,10 @@ class _Parser:
 
     def title(self, data: Mapping[str, Any]) -> str:
         title = self.string(data, "title")
+        if not title:
+            raise self.fail(
+                "title", "is blank", hint="give a title, or leave it out to derive one from the text"
+            )
         if not is_one_line(title) or len(title) > MAX_TITLE:
             raise self.fail("title", f"must be one line of at most {MAX_TITLE} characters")
         return title
@@ -420,9 +428,14 @@ class _Parser:
                     f"{pattern!r} {problem}",
                     hint="use a gitignore-style glob relative to the repository root, e.g. src/auth/**",
                 )
+        tasks = self.string_list(value.get("tasks"), "tasks")
+        for task in tasks:
+            problem = selector_text_problem(task)
+            if problem:
+                raise self.fail("tasks", f"{task!r} {problem}", hint="use a keyword or a short phrase")
         operations = self.words(value.get("operations"), "operations", KNOWN_OPERATIONS)
         phases = self.words(value.get("phases"), "phases", KNOWN_PHASES)
-        return Selectors(paths, self.string_list(value.get("tasks"), "tasks"), operations, phases)
+        return Selectors(paths, tasks, operations, phases)
 
     def words(self, value: Any, key: str, known: tuple[str, ...]) -> tuple[str, ...]:
         items = self.string_list(value, key)
@@ -498,12 +511,22 @@ class _Parser:
         )
 
 
+def selector_text_problem(text: str) -> str | None:
+    """Why `text` cannot be a selector value (a path pattern, a task keyword), or None."""
+    if _CONTROL_CHARACTER.search(text) or not is_one_line(text):
+        return "contains a control character"
+    if len(text) > MAX_SELECTOR:
+        return f"is longer than {MAX_SELECTOR} characters"
+    return None
+
+
 def path_selector_problem(pattern: str) -> str | None:
     """Why a path selector cannot be a repository-relative gitignore-style glob, or None."""
     if not pattern.strip():
         return "is empty"
-    if "\x00" in pattern or "\n" in pattern:
-        return "contains a control character"
+    problem = selector_text_problem(pattern)
+    if problem:
+        return problem
     if pattern.startswith("/") or re.match(r"^[A-Za-z]:[\\/]", pattern) or pattern.startswith(("~", "\\")):
         return "is an absolute path (patterns containing a slash are already anchored at the repository root)"
     if ".." in pattern.replace("\\", "/").split("/"):

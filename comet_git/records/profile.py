@@ -84,13 +84,37 @@ def patch(content: str, entries: Iterable[ProfileEntry]) -> str | None:
     rewritten in place: the same text a full render would give, for a fraction of
     the work.  None when a section cannot be found."""
     for entry in entries:
-        marker = content.find(f"\n<!-- id: {entry.id} ")
-        start = content.rfind("\n### ", 0, marker) if marker >= 0 else -1
-        if start < 0:
+        span = _section_span(content, entry.id)
+        if span is None:
             return None
-        ends = [i for i in (content.find("\n### ", marker + 1), content.find("\n## ", marker + 1)) if i >= 0]
-        end = min(ends) if ends else len(content)
-        content = content[:start] + render_section(entry) + content[end:]
+        content = content[: span[0]] + render_section(entry) + content[span[1] :]
+    return content
+
+
+def _section_span(content: str, record_id: str) -> tuple[int, int] | None:
+    """Where the section of `record_id` starts (at its "###" heading) and ends, or None."""
+    marker = content.find(f"\n<!-- id: {record_id} ")
+    start = content.rfind("\n### ", 0, marker) if marker >= 0 else -1
+    if start < 0:
+        return None
+    ends = [i for i in (content.find("\n### ", marker + 1), content.find("\n## ", marker + 1)) if i >= 0]
+    return start, min(ends) if ends else len(content)
+
+
+FORGOTTEN = "[forgotten]"
+
+
+def scrub(content: str, record_id: str, texts: Iterable[str]) -> str:
+    """`content` (a profile.md, as rendered or as edited) without the section of `record_id`
+    and without any other occurrence of `texts` (the forgotten record's texts and titles)."""
+    span = _section_span(content, record_id)
+    while span is not None:
+        content = content[: span[0]] + content[span[1] :]
+        span = _section_span(content, record_id)
+    variants = {variant.strip() for text in texts for variant in (text, _escape(text))}
+    for variant in sorted(variants, key=len, reverse=True):  # a text before the title it starts with
+        if variant:
+            content = content.replace(variant, FORGOTTEN)
     return content
 
 

@@ -86,7 +86,10 @@ def forgotten_hashes(store: ScopeStore) -> set[str]:
     """The content hashes of everything forgotten in `store`, for good or not."""
     if not store.tombstones_dir.is_dir():
         return set()
-    return {
-        str(json.loads(path.read_text(encoding="utf-8")).get("contentHash"))
-        for path in store.tombstones_dir.glob("*.json")
-    }
+    hashes: set[str] = set()
+    for path in store.tombstones_dir.glob("*.json"):
+        try:
+            hashes.add(str(json.loads(path.read_bytes()).get("contentHash")))
+        except (ValueError, AttributeError):
+            continue  # reported as an invalid tombstone by the sync
+    return hashes
