@@ -14,6 +14,7 @@ from comet_git.records.model import Evidence, Selectors
 
 if TYPE_CHECKING:  # the director is imported only by the commands that retrieve
     from comet_git.director.select import Selection, TaskRequest
+    from comet_git.store import ScopeStore
 
 PROVIDER_SCHEMA = "comet.provider/v1"
 
@@ -194,3 +195,20 @@ class Provider(Protocol):
     def query(self, query: Query) -> QueryResult: ...
 
     def apply(self, change: Change) -> ChangeResult: ...
+
+
+class MachineProvider(Provider, Protocol):
+    """A provider as this machine's commands hold it: the contract, and the stores where this
+    machine keeps its journal (which stays here whichever provider holds the records)."""
+
+    project_key: str | None
+
+    @property
+    def global_store(self) -> ScopeStore: ...
+
+    @property
+    def project_store(self) -> ScopeStore | None: ...
+
+    def visible_stores(self) -> list[ScopeStore]: ...
+
+    def store_for_scope(self, scope: str) -> ScopeStore: ...
