@@ -52,6 +52,16 @@ class Query(NamedTuple):
     task: TaskRequest | None = None  # a Context Director request: rank what applies to it
     every_row: bool = False  # with `task`: consider every record, to say why each was excluded
     similar: str | None = None  # the live records closest in wording to this text (consolidation)
+    export: bool = False  # the stores' own files (records, history, tombstones): `comet memory export`
+
+
+class ArchivedFile(NamedTuple):
+    """One file of a store as export carries it: its path below the store, its text."""
+
+    scope: str  # "global" | "project"
+    project_key: str | None
+    path: str  # records/ID.md, history/ID/..., tombstones/ID.json|.md
+    text: str
 
 
 class QueryResult(NamedTuple):
@@ -64,6 +74,7 @@ class QueryResult(NamedTuple):
     invalid: list[InvalidFileReport]
     history: dict[str, list[dict[str, Any]]]  # no default: a NamedTuple's default would be one shared dict
     selection: Selection | None = None  # for a `task` query: the applicable records, best first
+    archive: tuple[ArchivedFile, ...] = ()  # for an `export` query
 
     @property
     def records(self) -> list[RecordView]:
@@ -100,6 +111,9 @@ class Correct(NamedTuple):
     tasks: tuple[str, ...] | None = None
     operations: tuple[str, ...] | None = None
     phases: tuple[str, ...] | None = None
+    # The version the correction was made on (an edit in $EDITOR): if the record has moved on
+    # since, the correction raced another and is refused rather than silently undoing it.
+    base_version: int | None = None
 
 
 class RecordOutcome(NamedTuple):
@@ -130,7 +144,17 @@ class Rollback(NamedTuple):
     id: str
 
 
-Change = Remember | Correct | Forget | Rollback | RecordOutcome | Amend
+class Import(NamedTuple):
+    """One record's files (its Markdown, history, tombstone) from an export, restored as they
+    were: same id, versions, evidence and application counts.  Files already there with the
+    same text are left; a file there with other text refuses the whole record."""
+
+    id: str
+    scope: str
+    files: tuple[ArchivedFile, ...]
+
+
+Change = Remember | Correct | Forget | Rollback | RecordOutcome | Amend | Import
 
 
 class ChangeResult(NamedTuple):

@@ -23,10 +23,12 @@ from comet_git.errors import (
 from comet_git.provider import (
     PROVIDER_SCHEMA,
     Amend,
+    ArchivedFile,
     Change,
     ChangeResult,
     Correct,
     Forget,
+    Import,
     InvalidFileReport,
     Query,
     QueryResult,
@@ -177,6 +179,7 @@ def query_to_json(query: Query) -> dict[str, Any]:
         "task": None if query.task is None else task_request_to_json(query.task),
         "everyRow": query.every_row,
         "similar": query.similar,
+        "export": query.export,
     }
 
 
@@ -195,6 +198,7 @@ def query_from_json(value: Any) -> Query:
         task=None if data.get("task") is None else task_request_from_json(data["task"]),
         every_row=_field(data, "everyRow", bool, where),
         similar=_optional(data, "similar", str, where),
+        export=_field(data, "export", bool, where),
     )
 
 
@@ -293,6 +297,7 @@ def query_result_to_bytes(result: QueryResult) -> bytes:
             invalid=[item.to_json() for item in result.invalid],
             history=result.history,
             selection=None if result.selection is None else selection_to_json(result.selection),
+            archive=[archived_to_json(item) for item in result.archive],
         )
     )
     records = b"".join(result.records_json) or b"[]"
@@ -309,6 +314,26 @@ def query_result_from_json(data: Mapping[str, Any]) -> QueryResult:
         invalid_from_json(data.get("invalid")),
         {str(key): list(value) for key, value in history.items()},
         None if selection is None else selection_from_json(selection),
+        archive_from_json(data.get("archive")),
+    )
+
+
+def archived_to_json(item: ArchivedFile) -> dict[str, Any]:
+    return {"scope": item.scope, "projectKey": item.project_key, "path": item.path, "text": item.text}
+
+
+def archive_from_json(value: Any) -> tuple[ArchivedFile, ...]:
+    where = "archive"
+    if not isinstance(value, list):
+        raise WireError(f"{where}: expected a list of files")
+    return tuple(
+        ArchivedFile(
+            _field(item, "scope", str, where),
+            _optional(item, "projectKey", str, where),
+            _field(item, "path", str, where),
+            _field(item, "text", str, where),
+        )
+        for item in (_mapping(entry, where) for entry in value)
     )
 
 
@@ -363,6 +388,13 @@ def change_to_json(change: Change) -> dict[str, Any]:
         return {"kind": "forget", "id": change.id, "permanent": change.permanent}
     if isinstance(change, Rollback):
         return {"kind": "rollback", "id": change.id}
+    if isinstance(change, Import):
+        return {
+            "kind": "import",
+            "id": change.id,
+            "scope": change.scope,
+            "files": [archived_to_json(item) for item in change.files],
+        }
     if isinstance(change, RecordOutcome):
         return {
             "kind": "outcome",
@@ -421,8 +453,15 @@ def change_from_json(value: Any) -> Change:
         )
     if kind == "amend":
         return _amend_from_json(data)
+    if kind == "import":
+        return Import(
+            _field(data, "id", str, where),
+            _field(data, "scope", str, where),
+            archive_from_json(data.get("files")),
+        )
     raise WireError(
-        f"{where}: unknown kind {kind!r}", hint="kinds: remember, correct, forget, rollback, outcome, amend"
+        f"{where}: unknown kind {kind!r}",
+        hint="kinds: remember, correct, forget, rollback, outcome, amend, import",
     )
 
 
@@ -430,6 +469,7 @@ def _correct_from_json(data: Mapping[str, Any]) -> Correct:
     where = "correct"
     fields: dict[str, Any] = {name: _optional(data, _camel(name), str, where) for name in _CORRECT_TEXTS}
     fields.update({name: _optional_strings(data, name, where) for name in _CORRECT_LISTS})
+    fields["base_version"] = _optional(data, "baseVersion", int, where)
     return Correct(_field(data, "id", str, where), **fields)
 
 
