@@ -424,6 +424,57 @@ def memory_status(path: Path, as_json: bool) -> None:
     run(as_json, lambda: commands.status(workspace(path)))
 
 
+@memory.command("edit")
+@path_argument
+@click.option("--id", "record_id", required=True)
+@json_option
+def memory_edit(path: Path, record_id: str, as_json: bool) -> None:
+    """Edit a record's text in $EDITOR; saving applies it as a correction (Local or Remote).
+
+    Refused, changing nothing, if another correction of the record came in meanwhile.
+    Example: EDITOR=vim comet memory edit --id pm-7k2m9q4x
+    """
+    from comet_git.commands import transfer
+
+    def produce() -> Output:
+        ws = workspace(path)
+        original = transfer.editable(ws, record_id)
+        edited = click.edit(original.text, extension=".md", require_save=True)
+        return transfer.apply_edit(ws, original, edited)
+
+    run(as_json, produce)
+
+
+@memory.command("export")
+@path_argument
+@json_option
+def memory_export(path: Path, as_json: bool) -> None:
+    """Write this project's and the global records, with their history and tombstones, to stdout.
+
+    The provider's own JSON (comet.provider/v1), lossless; `comet memory import` reads it.
+    Example: comet memory export > memory.json
+    """
+    from comet_git.commands import transfer
+
+    run(as_json, lambda: transfer.export(workspace(path)))
+
+
+@memory.command("import")
+@click.argument("source", type=click.Path(dir_okay=False, path_type=Path), metavar="FILE")
+@click.argument("path", required=False, default=".", type=click.Path(path_type=Path))
+@json_option
+def memory_import(source: Path, path: Path, as_json: bool) -> None:
+    """Restore the records of an export through the provider in use (the same ids and versions).
+
+    A record already there with the same files is left as it is; one there with other content
+    is refused (and listed), the others imported.
+    Example: comet memory import memory.json
+    """
+    from comet_git.commands import transfer
+
+    run(as_json, lambda: transfer.import_file(workspace(path), source))
+
+
 @memory.command("signal")
 @path_argument
 @click.option("--text", required=True, help="What the user said, as they said it.")

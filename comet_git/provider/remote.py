@@ -100,7 +100,10 @@ class RemoteProvider:
     def status(self) -> StatusReport:
         health = self._exchange("GET", "/v1/health", None, COMMAND_TIMEOUT)
         self.server_version = str(health.get("version"))
-        return wire.status_from_json(self._call("/v1/status", {}, COMMAND_TIMEOUT).get("status"))
+        data = self._call("/v1/status", {}, COMMAND_TIMEOUT)
+        report = self._decoded_value(lambda: wire.status_from_json(data.get("status")))
+        report.provider, report.home = self.name, self.url  # the server's own paths stay in `stores`
+        return report
 
     def query(self, query: Query) -> QueryResult:
         timeout = self.timeout if query.task is not None else max(self.timeout, COMMAND_TIMEOUT)
@@ -195,6 +198,9 @@ class RemoteProvider:
         if self._connection is not None:
             self._connection.close()
             self._connection = None
+
+    def __del__(self) -> None:  # callers hold a provider for one command: its connection ends with it
+        self.close()
 
     def _mismatch(self, detail: str) -> RemoteError:
         return RemoteError(
