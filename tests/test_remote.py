@@ -7,12 +7,16 @@ exits 0), users are isolated, and the HTTP answers are the contract's error shap
 from __future__ import annotations
 
 import contextlib
+import importlib
 import json
 import os
 import signal
+import subprocess
+import sys
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 
@@ -363,3 +367,51 @@ def test_learning_lands_on_the_server(server: Server, repo: Path, tmp_path: Path
     assert [r["id"] for r in machine.comet("memory", "list", repo, "--json").json()["records"]] == [record_id]
     assert machine.local_records() == []
     assert list((machine.home).glob("**/journal/*"))  # the journal stays on the machine
+
+
+BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
+EXTRA_SET = Path(__file__).resolve().parent / "data" / "director-extra.json"
+
+
+def _eval_runner() -> ModuleType:
+    if str(BENCHMARKS) not in sys.path:
+        sys.path.insert(0, str(BENCHMARKS))
+    return importlib.import_module("eval_director")
+
+
+@pytest.mark.parametrize("which", ["dev", "extra"])
+def test_the_director_through_remote_equals_local(server: Server, tmp_path: Path, which: str) -> None:
+    """The labelled sets loaded locally, moved to the server by export and import: every request
+    answers the same ids in the same order through Remote as through Local."""
+    runner = _eval_runner()
+    path = runner.DEV_SET if which == "dev" else EXTRA_SET
+    if not path.exists():
+        pytest.skip(f"{path} is not available here")
+    dataset = runner.load_dataset(path)
+    local_env = {"COMET_HOME": str(tmp_path / "local")}
+
+    def runs_in(env: dict[str, str]) -> Callable[[Sequence[str], Path, str | None], tuple[int, str, str]]:
+        def run(args: Sequence[str], cwd: Path, stdin: str | None) -> tuple[int, str, str]:
+            with environment(env):
+                result = invoke(*args, cwd=cwd, input=stdin)
+            return result.exit_code, result.stdout, result.stderr
+
+        return run
+
+    def git(args: Sequence[str], cwd: Path) -> None:
+        subprocess.run(["git", *args], cwd=cwd, check=True, capture_output=True)
+
+    loaded = runner.setup(dataset, tmp_path / "eval", runs_in(local_env), git)
+    remote = Machine(tmp_path / "remote", server.url, new_user(server, f"eval-{which}"))
+    for repo in loaded.repos.values():
+        dump = tmp_path / f"{repo.name}.json"
+        dump.write_text(comet(local_env, "memory", "export", repo).stdout)
+        imported = remote.comet("memory", "import", dump, repo)
+        assert imported.exit_code == 0, imported.stderr
+
+    def delivered(env: dict[str, str]) -> list[list[str]]:
+        answers = runner.run_queries(dataset, loaded, runs_in(env))
+        return [[item["id"] for _, item, _ in answer.items] for answer in answers]
+
+    ours, theirs = delivered(local_env), delivered(remote.env)
+    assert any(ours) and theirs == ours
