@@ -432,7 +432,7 @@ def memory_edit(path: Path, record_id: str, as_json: bool) -> None:
     """Edit a record's text in $EDITOR; saving applies it as a correction (Local or Remote).
 
     Refused, changing nothing, if another correction of the record came in meanwhile.
-    Example: EDITOR=vim comet memory edit --id pm-7k2m9q4x
+    Example: comet memory edit --id pm-7k2m9q4x   (with EDITOR=vim, say)
     """
     from comet_git.commands import transfer
 
@@ -799,7 +799,7 @@ def serve_token() -> None:
 def serve_token_create(user: str, data: Path | None, as_json: bool) -> None:
     """Create a token for USER and print it once (the server keeps only its hash).
 
-    Example: COMET_REMOTE_TOKEN=$(comet serve token create --user ana)
+    Example: comet serve token create --user ana --data /srv/comet
     """
     from comet_git.commands import serve as commands
 
