@@ -10,6 +10,7 @@ inside a repository).  The user's own choice beats the repository's.
 from __future__ import annotations
 
 import io
+import re
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -130,9 +131,11 @@ def read_layer(path: Path) -> dict[str, Value]:
     if not path.exists():
         return {}
     text = path.read_text(encoding="utf-8")
-    plain = _plain_switches(text)
-    if plain is not None:
-        return plain
+    plain = _plain_settings(text)
+    return plain if plain is not None else _yaml_settings(text, path)
+
+
+def _yaml_settings(text: str, path: Path) -> dict[str, Value]:
     import yaml
 
     try:
@@ -170,24 +173,52 @@ def read_layer(path: Path) -> dict[str, Value]:
     return found
 
 
-def _plain_switches(text: str) -> dict[str, Value] | None:
-    """The settings of a file laid out exactly as `comet config set` writes it
-    ("memory:", then "  learning: true" and/or "  retrieval: false"), read without YAML:
-    importing it costs some 10 ms on the agent's hot path.  None for anything else (other
-    spacing, comments, other words for true and false...), which YAML then reads."""
+PLAIN_VALUE = re.compile(r"\A[A-Za-z0-9][A-Za-z0-9._:/@%+=-]*\Z")  # nothing YAML would read otherwise
+
+
+def _plain_settings(text: str) -> dict[str, Value] | None:
+    """The settings of a file laid out exactly as `comet config set` writes it ("memory:",
+    then "  learning: true", "  provider: remote", "  remote:" and "    url: http://..."),
+    read without YAML: importing it costs some 10 ms on the agent's hot path.  None for
+    anything else (other spacing, comments, quotes, other words for true and false...),
+    which YAML then reads (and explains, when it is wrong)."""
     lines = text.split("\n")
     if lines[-1] == "":
         lines.pop()
-    if lines[:1] != ["memory:"] or not 2 <= len(lines) <= 3:
+    if lines[:1] != ["memory:"] or len(lines) < 2:
         return None
+    if "  remote:" in lines and text.count("\n  remote:\n    ") != 1:
+        return None  # an empty or repeated `remote:` block: YAML says what is wrong with it
     found: dict[str, Value] = {}
+    section = None  # "memory.remote." inside the `remote:` block
     for line in lines[1:]:
-        name, _, value = line.partition(": ")
-        key = "memory." + name[2:]
-        if not name.startswith("  ") or key not in SWITCHES or key in found or value not in ("true", "false"):
+        if line == "  remote:" and section is None:
+            section = "memory.remote."
+            continue
+        if line.startswith("    ") and section is not None:
+            name, _, value = line[4:].partition(": ")
+            key = section + name
+        elif line.startswith("  ") and not line.startswith("   "):
+            name, _, value = line[2:].partition(": ")
+            key, section = "memory." + name, None if section is None else "done"
+        else:
             return None
-        found[key] = value == "true"
+        parsed = _plain_value(key, value)
+        if parsed is None or key in found:
+            return None
+        found[key] = parsed
     return found
+
+
+def _plain_value(key: str, value: str) -> Value:
+    if key in SWITCHES:
+        return {"true": True, "false": False}.get(value)
+    if key not in DEFAULTS or key in REFUSED or not PLAIN_VALUE.match(value):
+        return None
+    try:
+        return check_value(key, value, InvalidInputError)
+    except InvalidInputError:
+        return None  # YAML reads it again, and the error names the file and the line
 
 
 def effective(key: str, stack: list[ConfigLayer]) -> Setting:
