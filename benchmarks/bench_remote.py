@@ -212,6 +212,9 @@ def main() -> None:
         user_home.mkdir(parents=True)
         for part in ("global", "projects"):  # the same layout: the local store is the server's as it is
             shutil.copytree(local.home / part, user_home / part)
+        # The server's index is built as a local one is (the same command over the same layout).
+        run_checked(bench.with_home(user_home).comet_argv("memory", "list", "--json"), env=dict(
+            bench.env, COMET_HOME=str(user_home)), cwd=repo)  # fmt: skip
         created = bench.comet_argv("serve", "token", "create", "--user", USER, "--data", str(data), "--json")
         token = json.loads(run_checked(created, env=bench.env).stdout)["token"]
         server, url = start_server(bench, data)

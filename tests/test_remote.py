@@ -7,10 +7,12 @@ exits 0), users are isolated, and the HTTP answers are the contract's error shap
 from __future__ import annotations
 
 import contextlib
+import http.server
 import importlib
 import json
 import os
 import signal
+import socket
 import subprocess
 import sys
 import threading
@@ -415,3 +417,82 @@ def test_the_director_through_remote_equals_local(server: Server, tmp_path: Path
 
     ours, theirs = delivered(local_env), delivered(remote.env)
     assert any(ours) and theirs == ours
+
+
+class _OtherVersion(http.server.BaseHTTPRequestHandler):
+    """A server that answers as a later version of the contract would."""
+
+    def do_GET(self) -> None:
+        self._answer()
+
+    def do_POST(self) -> None:
+        self.rfile.read(int(self.headers.get("Content-Length") or 0))
+        self._answer()
+
+    def _answer(self) -> None:
+        body = json.dumps({"schema": "comet.provider/v2", "status": "ok"}).encode()
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, format: str, *args: object) -> None:  # quiet
+        pass
+
+
+@contextlib.contextmanager
+def other_version_server() -> Iterator[str]:
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _OtherVersion)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+@contextlib.contextmanager
+def silent_server() -> Iterator[str]:
+    """Accepts connections (the kernel does, from the backlog) and never answers."""
+    with socket.socket() as listener:
+        listener.bind(("127.0.0.1", 0))
+        listener.listen(16)
+        yield f"http://127.0.0.1:{listener.getsockname()[1]}"
+
+
+def test_another_version_of_the_contract_is_a_version_mismatch(repo: Path, tmp_path: Path) -> None:
+    with other_version_server() as url:
+        machine = Machine(tmp_path / "m", url, "comet_000000000000_" + "x" * 43)
+        answer = machine.comet("task", repo, "--task", "anything", "--json").json()
+        assert (answer["retrieval"], answer["provider"]["state"]) == ("failed", "version-mismatch")
+        listed = machine.comet("memory", "list", repo)
+        assert listed.exit_code == 1 and "version-mismatch" in listed.stderr and "upgrade" in listed.stderr
+
+
+def test_a_server_slower_than_the_timeout_is_unreachable(repo: Path, tmp_path: Path) -> None:
+    with silent_server() as url:
+        machine = Machine(tmp_path / "m", url, "comet_000000000000_" + "x" * 43)
+        assert machine.comet("config", "set", "--global", "memory.remote.timeout", "0.3").exit_code == 0
+        answer = machine.comet("task", repo, "--task", "anything", "--json").json()
+        assert answer["retrieval"] == "failed" and answer["provider"]["state"] == "unreachable"
+        assert "no answer within 0.3 s" in answer["diagnostics"][0]
+
+
+def test_learning_stops_at_a_server_that_does_not_answer_and_keeps_the_events(
+    repo: Path, tmp_path: Path
+) -> None:
+    with silent_server() as url:
+        machine = Machine(tmp_path / "m", url, "comet_000000000000_" + "x" * 43)
+        assert machine.comet("config", "set", "--global", "memory.remote.timeout", "0.3").exit_code == 0
+        for lesson in ("Run the migrations before the tests", "Rebuild the docs after a release"):
+            done = machine.comet("task", repo, "--complete", "--summary", "did it", "--outcome", "success",
+                                 "--lesson", lesson)  # fmt: skip
+            assert done.exit_code == 0, done.stderr
+        learned = machine.comet("learn", repo, "--json")
+        report = learned.json()
+        assert len(report["failed"]) == 1 and "unreachable" in report["failed"][0]["error"]  # stopped at once
+        status = machine.comet("journal", "list", repo, "--json").json()
+        assert sum(1 for event in status["events"] if event["type"] == "task.completed") == 2
+    assert machine.local_records() == []

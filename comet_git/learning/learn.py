@@ -29,6 +29,7 @@ from comet_git.learning import consolidate
 from comet_git.learning.capture import process_signal
 from comet_git.learning.reflectors import CommitReflection, Habit
 from comet_git.provider import Amend, MachineProvider, Query, Remember
+from comet_git.provider.remote import RemoteError
 from comet_git.records.model import MAX_EVIDENCE, Evidence, Selectors, stable_record_id
 from comet_git.store import ScopeStore, file_lock
 
@@ -126,6 +127,9 @@ def _learn_store(provider: MachineProvider, store: ScopeStore, report: LearnRepo
             continue
         try:
             _process(provider, journal, event, report)
+        except RemoteError as error:  # the server did not answer: the events wait for the next run
+            report.failed.append({"eventId": event.event_id, "type": event.type, "error": str(error)})
+            break
         except CometError as error:
             journal.mark([(event.event_id, FAILED, str(error))])
             report.failed.append({"eventId": event.event_id, "type": event.type, "error": str(error)})

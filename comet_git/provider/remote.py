@@ -12,6 +12,7 @@ provider, no dependency on the agent's hot path.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar
 from urllib.parse import urlsplit
@@ -162,17 +163,24 @@ class RemoteProvider:
         headers = {"Content-Type": "application/json", "Accept": "application/json"}
         if self.token:
             headers["Authorization"] = f"Bearer {self.token}"
+        deadline = time.monotonic() + timeout  # connecting and answering together: `timeout` at most
         for attempt in (1, 2):
-            connection = self._connect(timeout)
+            reused = self._connection is not None and self._connection.sock is not None
+            connection = self._connect(_left(deadline))
             try:
                 connection.request(method, path, body=body, headers=headers)
+                if connection.sock is not None:
+                    connection.sock.settimeout(_left(deadline))
                 response = connection.getresponse()
                 return response.status, response.read()
             except (OSError, http.client.HTTPException) as error:
                 self.close()
-                # A kept-alive connection the server closed meanwhile fails at once: try a new one,
-                # once.  A timeout is not retried: the agent waits at most `timeout`.
-                if attempt == 1 and isinstance(error, (http.client.RemoteDisconnected, BrokenPipeError)):
+                # A kept-alive connection the server closed meanwhile fails at once: a new one is
+                # tried, once.  A timeout is never retried.
+                stale = isinstance(
+                    error, (http.client.RemoteDisconnected, BrokenPipeError, ConnectionResetError)
+                )
+                if reused and attempt == 1 and stale:
                     continue
                 raise RemoteError(
                     UNREACHABLE,
@@ -209,6 +217,10 @@ class RemoteProvider:
             f"the server does not speak {PROVIDER_SCHEMA} as this client does ({detail})",
             hint="upgrade comet-git on the older side",
         )
+
+
+def _left(deadline: float) -> float:
+    return max(deadline - time.monotonic(), 0.001)
 
 
 def _describe(error: BaseException, timeout: float) -> str:

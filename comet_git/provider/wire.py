@@ -220,14 +220,16 @@ def _candidate_from_json(value: Any) -> Candidate:
 
     if not isinstance(value, list) or len(value) != len(_CANDIDATE_SLOTS):
         raise WireError(f"selection: a candidate must be an array of {len(_CANDIDATE_SLOTS)} values")
-    slots = dict(zip(_CANDIDATE_SLOTS, value, strict=True))
+    (
+        record_id, rowid, memory_type, lifecycle, text_length, manifest_length, score, why, strong, tier,
+        scope, tasks, reached, title, summary, text,
+    ) = value  # fmt: skip
     candidate = Candidate(
-        slots["id"], slots["rowid"], slots["memory_type"], slots["lifecycle"], slots["text_length"],
-        slots["manifest_length"], float(slots["score"]), list(slots["why"]), slots["strong"], slots["tier"],
-        slots["scope"], slots["tasks"],
+        record_id, rowid, memory_type, lifecycle, text_length, manifest_length, float(score), list(why),
+        strong, tier, scope, tasks,
     )  # fmt: skip
-    candidate.reached = bool(slots["reached"])
-    candidate.title, candidate.summary, candidate.text = slots["title"], slots["summary"], slots["text"]
+    candidate.reached = bool(reached)
+    candidate.title, candidate.summary, candidate.text = title, summary, text
     return candidate
 
 

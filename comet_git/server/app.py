@@ -16,8 +16,9 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
+import anyio
+import anyio.to_thread
 from starlette.applications import Starlette
-from starlette.concurrency import run_in_threadpool
 from starlette.requests import ClientDisconnect, Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
@@ -32,6 +33,10 @@ from comet_git.server.tokens import TokenStore
 from comet_git.store import Home
 
 MAX_BODY_BYTES = 4 * 1024 * 1024  # a record is a few kilobytes; a request never needs more
+# Store calls run at once: they are CPU-bound Python (one GIL) besides SQLite.  More threads
+# would not go faster, and a writer holding a store's lock would starve among them, making
+# the other writers time out on the lock; the rest of the requests wait their turn unblocked.
+STORE_WORKERS = 2
 LOG = logging.getLogger("comet.serve")
 
 
@@ -64,6 +69,12 @@ class MemoryService:
     def __init__(self, data: Path) -> None:
         self.data = data
         self.tokens = TokenStore(data)
+        self._limiter: anyio.CapacityLimiter | None = None
+
+    async def run(self, handler: Handler, provider: LocalProvider, data: dict[str, Any]) -> bytes:
+        if self._limiter is None:  # made in the event loop that serves
+            self._limiter = anyio.CapacityLimiter(STORE_WORKERS)
+        return await anyio.to_thread.run_sync(handler, provider, data, limiter=self._limiter)
 
     def user_home(self, user: str) -> Home:
         return Home(self.data / "users" / user)
@@ -120,7 +131,7 @@ def endpoint(service: MemoryService, handler: Handler) -> Callable[[Request], Aw
             user = service.authorised_user(request)
             data = await service.read_document(request)
             provider = service.provider_for(user, data)
-            body = await run_in_threadpool(handler, provider, data)
+            body = await service.run(handler, provider, data)
         except HttpError as refused:
             return error_response(refused.status, refused.error)
         except CometError as error:
