@@ -429,7 +429,8 @@ def memory_status(path: Path, as_json: bool) -> None:
 @click.option("--id", "record_id", required=True)
 @json_option
 def memory_edit(path: Path, record_id: str, as_json: bool) -> None:
-    """Edit a record's text in $EDITOR; saving applies it as a correction (Local or Remote).
+    """Edit a record in $EDITOR (its Markdown: text, title, summary, type, selectors); saving
+    applies the change as a correction, through the provider in use (Local or Remote).
 
     Refused, changing nothing, if another correction of the record came in meanwhile.
     Example: comet memory edit --id pm-7k2m9q4x   (with EDITOR=vim, say)
@@ -439,7 +440,7 @@ def memory_edit(path: Path, record_id: str, as_json: bool) -> None:
     def produce() -> Output:
         ws = workspace(path)
         original = transfer.editable(ws, record_id)
-        edited = click.edit(original.text, extension=".md", require_save=True)
+        edited = click.edit(original.markdown, extension=".md", require_save=True)
         return transfer.apply_edit(ws, original, edited)
 
     run(as_json, produce)

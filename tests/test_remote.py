@@ -330,15 +330,22 @@ def test_edit_applies_the_saved_text_as_a_correction(server: Server, repo: Path,
     local_env = {"COMET_HOME": str(tmp_path / "local")}
     remote = Machine(tmp_path / "remote", server.url, new_user(server, "fay"))
     editor = tmp_path / "editor.sh"
-    editor.write_text('#!/bin/sh\nsed -i "s/tabs/spaces/" "$1"\n')
-    editor.chmod(0o700)
     for env in (local_env, remote.env):
+        editor.write_text('#!/bin/sh\nsed -i "s/tabs/spaces/" "$1"\n')
+        editor.chmod(0o700)
         made = comet(env, "memory", "remember", repo, "--text", "Indent with tabs", "--json")
         record_id = made.json()["record"]["id"]
         edited = comet({**env, "EDITOR": str(editor)}, "memory", "edit", repo, "--id", record_id, "--json")
         assert edited.exit_code == 0, edited.stderr
         assert edited.json()["record"]["text"] == "Indent with spaces"
         assert edited.json()["record"]["version"] == 2
+        for bad in ('sed -i "s/^version: 2/version: 7/" "$1"', 'sed -i "s/^---$/--/" "$1"'):
+            editor.write_text(f"#!/bin/sh\n{bad}\n")
+            refused = comet({**env, "EDITOR": str(editor)}, "memory", "edit", repo, "--id", record_id)
+            assert refused.exit_code == 1, refused.stdout
+            assert "nothing was changed" in refused.stderr or "which the tool keeps" in refused.stderr
+        shown = comet(env, "memory", "show", repo, "--id", record_id, "--json").json()["record"]
+        assert (shown["version"], shown["text"]) == (2, "Indent with spaces")
     assert remote.local_records() == []
 
 

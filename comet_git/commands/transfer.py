@@ -14,10 +14,11 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from comet_git.commands import Output
-from comet_git.errors import CometError, InvalidInputError, NotARepositoryError
+from comet_git.errors import CometError, InvalidInputError, NotARepositoryError, RecordFormatError
 from comet_git.provider import ArchivedFile, Correct, Import, Query, wire
 from comet_git.provider.archive import record_of
-from comet_git.records.model import utc_now
+from comet_git.records.codec import parse_record, render_record
+from comet_git.records.model import Record, record_from_json, utc_now
 from comet_git.workspace import Workspace
 
 IMPORT_SCHEMA = "comet.import/v1"
@@ -107,24 +108,55 @@ def _import_records(ws: Workspace, files: tuple[ArchivedFile, ...]) -> Imported:
 
 class Editable(NamedTuple):
     id: str
-    version: int
-    text: str
+    record: Record  # as it was when the editor opened: the correction is made on its version
+    markdown: str
 
 
 def editable(ws: Workspace, record_id: str) -> Editable:
+    """The record as a Markdown file (front matter and text), as the Local store keeps it."""
     [view] = ws.provider().query(Query(ids=(record_id,))).records
-    record = view.as_dict()
-    return Editable(record_id, int(record["version"]), str(record["text"]))
+    record = record_from_json(view.as_dict())
+    return Editable(record_id, record, render_record(record))
+
+
+# What an edit may change; the rest (id, scope, version, lifecycle, evidence...) is the tool's.
+EDITABLE = ("text", "title", "summary", "memory_type", "memory_class")
+EDITABLE_SELECTORS = ("paths", "tasks", "operations", "phases")
 
 
 def apply_edit(ws: Workspace, original: Editable, edited: str | None) -> Output:
-    """The edited text as a correction of the version that was edited (refused if another
+    """The saved file as a correction of the version that was opened (refused if another
     correction came in meanwhile: nothing is silently undone)."""
     from comet_git.commands.memory import correct
 
-    if edited is None or edited.strip() == original.text.strip():
+    if edited is None or edited == original.markdown:
         return Output(
             {"schema": "comet.record/v1", "action": "unchanged", "id": original.id},
             f"unchanged: {original.id} (nothing was edited)\n",
         )
-    return correct(ws, Correct(original.id, text=edited.strip("\n"), base_version=original.version))
+    try:
+        record = parse_record(edited, f"the edited {original.id}")
+    except RecordFormatError as error:
+        raise CometError(
+            str(error), hint="nothing was changed: run the edit again and fix that line"
+        ) from None
+    before = original.record
+    fixed = [name for name in ("id", "scope", "version") if getattr(record, name) != getattr(before, name)]
+    if fixed:
+        raise InvalidInputError(
+            f"the edit changes {', '.join(fixed)}, which the tool keeps",
+            hint="edit the text, title or selectors",
+        )
+    changes: dict[str, Any] = {
+        name: getattr(record, name) for name in EDITABLE if getattr(record, name) != getattr(before, name)
+    }
+    changes.update(
+        {
+            name: getattr(record.selectors, name)
+            for name in EDITABLE_SELECTORS
+            if getattr(record.selectors, name) != getattr(before.selectors, name)
+        }
+    )
+    if not changes:
+        return apply_edit(ws, original, None)
+    return correct(ws, Correct(original.id, base_version=before.version, **changes))
