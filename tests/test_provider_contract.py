@@ -247,3 +247,17 @@ def test_import_refuses_other_content_and_paths_outside_the_store(provider: Mach
     with pytest.raises(InvalidInputError, match="not a path"):
         provider.apply(Import(record_id, "project", (mine._replace(path="../../escape.md"),)))
     assert provider.apply(Import(record_id, "project", (mine,))).action == "unchanged"
+
+
+def test_what_was_forgotten_is_known_as_forgotten(provider: MachineProvider) -> None:
+    record_id = remember(provider, "Always squash merge", scope="global")
+    gone = remember(provider, "Sign every commit", scope="global")
+
+    def forgotten(text: str, of: str | None = None) -> bool:
+        return provider.query(Query(scopes=("global",), forgotten_text=text, forgotten_id=of)).forgotten
+
+    assert not forgotten("Always squash merge") and not forgotten("anything", record_id)
+    provider.apply(Forget(record_id))
+    provider.apply(Forget(gone, permanent=True))
+    assert forgotten("Always squash merge") and forgotten("Sign every commit")
+    assert forgotten("anything", record_id) and not forgotten("Never forgotten")

@@ -68,6 +68,8 @@ queries = st.builds(
     every_row=st.booleans(),
     similar=maybe_text,
     export=st.booleans(),
+    forgotten_text=maybe_text,
+    forgotten_id=st.none() | record_id,
 )
 archived = st.builds(ArchivedFile, st.sampled_from(["global", "project"]), maybe_text, text, text)
 amend_fields = st.lists(
@@ -130,10 +132,12 @@ def test_query_results_round_trip(
     found: list[RecordView], invalid: list[InvalidFileReport], archive: tuple[ArchivedFile, ...]
 ) -> None:
     records = [json.dumps([{**json.loads(v.json_text), "state": v.state} for v in found]).encode()]
-    result = QueryResult(records, invalid, {"pm-00000000": [{"version": 1}]}, archive=archive)
+    result = QueryResult(records, invalid, {"pm-00000000": [{"version": 1}]}, archive=archive, forgotten=True)
     back = wire.query_result_from_json(wire.parse_document(wire.query_result_to_bytes(result), "test"))
     assert back.records == result.records
-    assert (back.invalid, back.history, back.archive) == (result.invalid, result.history, result.archive)
+    assert (back.invalid, back.history, back.archive, back.forgotten) == (
+        result.invalid, result.history, result.archive, result.forgotten,
+    )  # fmt: skip
 
 
 def test_status_round_trips() -> None:

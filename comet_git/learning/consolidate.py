@@ -46,9 +46,7 @@ from comet_git.director.text import slots, tokens
 from comet_git.errors import NotFoundError
 from comet_git.learning.signals import about_answer_language, without_cues
 from comet_git.provider import Amend, MachineProvider, Query, Remember
-from comet_git.records import tombstones
 from comet_git.records.model import MAX_EVIDENCE, Evidence, Record, record_from_json
-from comet_git.store import ScopeStore
 
 DUPLICATE_SIMILARITY = 0.8
 SAME_TOPIC = 0.5  # an exclusive choice: the topics left once the values are taken out
@@ -316,8 +314,8 @@ def place(
     """Remember `change` the way consolidation says (see the table above).  `record_id`
     fixes the id of what learning creates, so that replaying its origin finds it again;
     `replacing` is a record the caller supersedes with this one (not compared with it)."""
-    store = provider.store_for_scope(change.scope)  # a scope that cannot be used fails here, first
-    if change.authority == "inferred" and _forgotten_before(store, change, record_id):
+    provider.store_for_scope(change.scope)  # a scope that cannot be used fails here, first
+    if change.authority == "inferred" and _forgotten_before(provider, change, record_id):
         return Placement("noop", record_id, "you forgot this before: it is not learned again")
     neighbours = [r for r in _live_neighbours(provider, change.scope, change.text) if r["id"] != replacing]
     relations = relate(change.text, neighbours)
@@ -521,9 +519,8 @@ def unsettled_conflicts(provider: MachineProvider) -> list[dict[str, Any]]:
     return listed
 
 
-def _forgotten_before(store: ScopeStore, change: Remember, record_id: str | None) -> bool:
-    """Whether the person forgot this statement (or the record with this id) before: the
-    tombstones keep ids and content hashes, even after a permanent forget."""
-    if record_id is not None and tombstones.read(store, record_id) is not None:
-        return True
-    return tombstones.content_hash(change.text) in tombstones.forgotten_hashes(store)
+def _forgotten_before(provider: MachineProvider, change: Remember, record_id: str | None) -> bool:
+    """Whether the person forgot this statement (or the record with this id) before, in the
+    store that holds the scope's records (the server's, with the Remote provider)."""
+    asked = Query(scopes=(change.scope,), forgotten_text=change.text, forgotten_id=record_id)
+    return provider.query(asked).forgotten

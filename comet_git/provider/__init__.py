@@ -53,6 +53,10 @@ class Query(NamedTuple):
     every_row: bool = False  # with `task`: consider every record, to say why each was excluded
     similar: str | None = None  # the live records closest in wording to this text (consolidation)
     export: bool = False  # the stores' own files (records, history, tombstones): `comet memory export`
+    # Whether this text (or the record `forgotten_id`) was forgotten in the one scope of `scopes`:
+    # learning never learns again what the person forgot.
+    forgotten_text: str | None = None
+    forgotten_id: str | None = None
 
 
 class ArchivedFile(NamedTuple):
@@ -75,6 +79,7 @@ class QueryResult(NamedTuple):
     history: dict[str, list[dict[str, Any]]]  # no default: a NamedTuple's default would be one shared dict
     selection: Selection | None = None  # for a `task` query: the applicable records, best first
     archive: tuple[ArchivedFile, ...] = ()  # for an `export` query
+    forgotten: bool = False  # for a `forgotten_text` query
 
     @property
     def records(self) -> list[RecordView]:

@@ -311,6 +311,14 @@ class LocalProvider:
         names = [s.name for s in stores]
         if query.task is not None:
             return self._select(query.task, stores, query.every_row)
+        if query.forgotten_text is not None:
+            from comet_git.records.tombstones import forgotten_before
+
+            [scope] = query.scopes
+            store = self.store_for_scope(scope)
+            return QueryResult(
+                [], [], {}, forgotten=forgotten_before(store, query.forgotten_text, query.forgotten_id)
+            )
         if query.export:
             from comet_git.provider.archive import archived_files
 

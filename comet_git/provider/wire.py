@@ -180,6 +180,8 @@ def query_to_json(query: Query) -> dict[str, Any]:
         "everyRow": query.every_row,
         "similar": query.similar,
         "export": query.export,
+        "forgottenText": query.forgotten_text,
+        "forgottenId": query.forgotten_id,
     }
 
 
@@ -199,6 +201,8 @@ def query_from_json(value: Any) -> Query:
         every_row=_field(data, "everyRow", bool, where),
         similar=_optional(data, "similar", str, where),
         export=_field(data, "export", bool, where),
+        forgotten_text=_optional(data, "forgottenText", str, where),
+        forgotten_id=_optional(data, "forgottenId", str, where),
     )
 
 
@@ -300,6 +304,7 @@ def query_result_to_bytes(result: QueryResult) -> bytes:
             history=result.history,
             selection=None if result.selection is None else selection_to_json(result.selection),
             archive=[archived_to_json(item) for item in result.archive],
+            forgotten=result.forgotten,
         )
     )
     records = b"".join(result.records_json) or b"[]"
@@ -317,6 +322,7 @@ def query_result_from_json(data: Mapping[str, Any]) -> QueryResult:
         {str(key): list(value) for key, value in history.items()},
         None if selection is None else selection_from_json(selection),
         archive_from_json(data.get("archive")),
+        _field(data, "forgotten", bool, where),
     )
 
 

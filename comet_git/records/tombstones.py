@@ -90,3 +90,11 @@ def forgotten_hashes(store: ScopeStore) -> set[str]:
         str(json.loads(path.read_text(encoding="utf-8")).get("contentHash"))
         for path in store.tombstones_dir.glob("*.json")
     }
+
+
+def forgotten_before(store: ScopeStore, text: str, record_id: str | None) -> bool:
+    """Whether the person forgot this statement (or the record with this id) before: the
+    tombstones keep ids and content hashes, even after a permanent forget."""
+    if record_id is not None and read(store, record_id) is not None:
+        return True
+    return content_hash(text) in forgotten_hashes(store)
