@@ -285,8 +285,18 @@ def test_binding_beyond_loopback_needs_tls_or_says_it_is_insecure(tmp_path: Path
     assert plan("127.0.0.1", 8765, tmp_path, None, None, insecure_http=False).warnings == []
 
 
-def test_a_server_killed_during_applies_keeps_each_change_whole(tmp_path: Path, comet_home: Path) -> None:
-    own = Server(tmp_path / "killed").start()
+@pytest.fixture
+def own_server(tmp_path: Path) -> Iterator[Server]:
+    """A server of the test's own, to kill: stopped whatever the test's end."""
+    running = Server(tmp_path / "killed").start()
+    try:
+        yield running
+    finally:
+        running.stop()
+
+
+def test_a_server_killed_during_applies_keeps_each_change_whole(own_server: Server, comet_home: Path) -> None:
+    own = own_server
     token, _ = TokenStore(own.data).create("erin")
     client = RemoteProvider(Home(comet_home), None, own.url, token, timeout=30)
     acknowledged: list[str] = []
@@ -314,16 +324,13 @@ def test_a_server_killed_during_applies_keeps_each_change_whole(tmp_path: Path, 
     assert failure and failure[0].state == "unreachable"
 
     own.start()
-    try:
-        client = RemoteProvider(Home(comet_home), None, own.url, token, timeout=30)
-        found = client.query(Query())
-        assert found.invalid == []  # no half-written record
-        ids = [view.id for view in found.records]
-        assert set(acknowledged) <= set(ids) and len(ids) - len(acknowledged) in (0, 1)
-        assert all(view.as_dict()["text"].endswith("x" * 2000) for view in found.records)
-        client.close()
-    finally:
-        own.stop()
+    client = RemoteProvider(Home(comet_home), None, own.url, token, timeout=30)
+    found = client.query(Query())
+    client.close()
+    assert found.invalid == []  # no half-written record
+    ids = [view.id for view in found.records]
+    assert set(acknowledged) <= set(ids) and len(ids) - len(acknowledged) in (0, 1)
+    assert all(view.as_dict()["text"].endswith("x" * 2000) for view in found.records)
 
 
 def test_edit_applies_the_saved_text_as_a_correction(server: Server, repo: Path, tmp_path: Path) -> None:
