@@ -439,6 +439,58 @@ def memory_status(path: Path, as_json: bool) -> None:
     run(as_json, lambda: commands.status(workspace(path)))
 
 
+@memory.command("edit")
+@path_argument
+@click.option("--id", "record_id", required=True)
+@json_option
+def memory_edit(path: Path, record_id: str, as_json: bool) -> None:
+    """Edit a record in $EDITOR (its Markdown: text, title, summary, type, selectors); saving
+    applies the change as a correction, through the provider in use (Local or Remote).
+
+    Refused, changing nothing, if another correction of the record came in meanwhile.
+    Example: comet memory edit --id pm-7k2m9q4x   (with EDITOR=vim, say)
+    """
+    from comet_git.commands import transfer
+
+    def produce() -> Output:
+        ws = workspace(path)
+        original = transfer.editable(ws, record_id)
+        edited = click.edit(original.markdown, extension=".md", require_save=True)
+        return transfer.apply_edit(ws, original, edited)
+
+    run(as_json, produce)
+
+
+@memory.command("export")
+@path_argument
+@json_option
+def memory_export(path: Path, as_json: bool) -> None:
+    """Write this project's and the global records, with their history and tombstones, to stdout.
+
+    The provider's own JSON (comet.provider/v1), lossless; `comet memory import` reads it.
+    Example: comet memory export > memory.json
+    """
+    from comet_git.commands import transfer
+
+    run(as_json, lambda: transfer.export(workspace(path)))
+
+
+@memory.command("import")
+@click.argument("source", type=click.Path(dir_okay=False, path_type=Path), metavar="FILE")
+@click.argument("path", required=False, default=".", type=click.Path(path_type=Path))
+@json_option
+def memory_import(source: Path, path: Path, as_json: bool) -> None:
+    """Restore the records of an export through the provider in use (the same ids and versions).
+
+    A record already there with the same files is left as it is; one there with other content
+    is refused (and listed), the others imported.
+    Example: comet memory import memory.json
+    """
+    from comet_git.commands import transfer
+
+    run(as_json, lambda: transfer.import_file(workspace(path), source))
+
+
 @memory.command("signal")
 @path_argument
 @click.option("--text", required=True, help="What the user said, as they said it.")
@@ -702,9 +754,112 @@ def task_command(path: Path, as_json: bool, **options: Any) -> None:
 # -- config and repair -----------------------------------------------------------------
 
 
+# -- the memory service ----------------------------------------------------------------------
+
+
+def data_option(function: F) -> F:
+    return click.option(
+        "--data",
+        type=click.Path(file_okay=False, path_type=Path),
+        default=None,
+        help="The service's directory: users' stores, tokens (default: $COMET_HOME/server).",
+    )(function)
+
+
+def _data(data: Path | None) -> Path:
+    from comet_git.commands.serve import default_data
+
+    return data if data is not None else default_data()
+
+
+@cli.group("serve", invoke_without_command=True)
+@click.option("--host", default="127.0.0.1", show_default=True, help="The address to listen on.")
+@click.option("--port", default=8765, show_default=True, type=int, help="The TCP port.")
+@data_option
+@click.option("--tls-cert", type=click.Path(dir_okay=False, path_type=Path), help="PEM certificate (HTTPS).")
+@click.option("--tls-key", type=click.Path(dir_okay=False, path_type=Path), help="PEM key of --tls-cert.")
+@click.option("--insecure-http", is_flag=True, help="Serve a non-loopback address without TLS (warns).")
+@click.pass_context
+def serve(
+    ctx: click.Context,
+    host: str,
+    port: int,
+    data: Path | None,
+    tls_cert: Path | None,
+    tls_key: Path | None,
+    insecure_http: bool,
+) -> None:
+    """Serve memory over HTTP (comet.provider/v1) for clients whose memory.provider is remote.
+
+    Needs the server extra: pip install 'comet-git[server]'.  One store per user under
+    --data, laid out as a COMET_HOME is; GET /openapi.json describes the endpoints.
+    Example: comet serve --port 8765 --data /srv/comet
+    """
+    if ctx.invoked_subcommand is not None:
+        return
+    from comet_git.server import run as server
+
+    try:
+        listening = server.plan(host, port, _data(data), tls_cert, tls_key, insecure_http)
+        for warning in listening.warnings:
+            click.echo(warning, err=True)
+        scheme = "https" if listening.tls_cert else "http"
+        click.echo(f"comet serve: {scheme}://{host}:{port} (data {listening.data})", err=True)
+        server.serve(listening)
+    except CometError as error:
+        click.echo(f"error: {error}", err=True)
+        sys.exit(1)
+
+
+@serve.group("token")
+def serve_token() -> None:
+    """Create, list and revoke the service's tokens."""
+
+
+@serve_token.command("create")
+@click.option("--user", required=True, help="Whose store the token opens.")
+@data_option
+@json_option
+def serve_token_create(user: str, data: Path | None, as_json: bool) -> None:
+    """Create a token for USER and print it once (the server keeps only its hash).
+
+    Example: comet serve token create --user ana --data /srv/comet
+    """
+    from comet_git.commands import serve as commands
+
+    run(as_json, lambda: commands.create_token(_data(data), user))
+
+
+@serve_token.command("list")
+@data_option
+@json_option
+def serve_token_list(data: Path | None, as_json: bool) -> None:
+    """List the live tokens (ids and users, never the tokens).
+
+    Example: comet serve token list
+    """
+    from comet_git.commands import serve as commands
+
+    run(as_json, lambda: commands.list_tokens(_data(data)))
+
+
+@serve_token.command("revoke")
+@click.argument("token_id", metavar="ID")
+@data_option
+@json_option
+def serve_token_revoke(token_id: str, data: Path | None, as_json: bool) -> None:
+    """Revoke a token: the server refuses it from the next request on.
+
+    Example: comet serve token revoke 3f9a1c0b7d2e
+    """
+    from comet_git.commands import serve as commands
+
+    run(as_json, lambda: commands.revoke_token(_data(data), token_id))
+
+
 @cli.group("config")
 def config_group() -> None:
-    """Switches: memory.learning, memory.retrieval."""
+    """Settings: memory.learning, memory.retrieval, memory.provider, memory.remote.url and .timeout."""
 
 
 @config_group.command("get")

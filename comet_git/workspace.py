@@ -21,6 +21,7 @@ from comet_git.store import Home, atomic_write, file_lock, sha256_bytes
 
 if TYPE_CHECKING:
     from comet_git.config import ConfigLayer, Setting
+    from comet_git.provider import MachineProvider
 
 PROJECT_FILE = "project.yaml"
 
@@ -35,8 +36,24 @@ class Workspace(NamedTuple):
     def project_key(self) -> str | None:
         return self.identity.key if self.identity else None
 
-    def provider(self) -> LocalProvider:
-        return LocalProvider(self.home, self.project_key)
+    def provider(self) -> MachineProvider:
+        """The one place that picks where memory lives (`memory.provider`): with `remote`,
+        the server is the memory and the local store is not read at all."""
+        if self.setting("memory.provider").value != "remote":
+            return LocalProvider(self.home, self.project_key)
+        from comet_git.provider.remote import TOKEN_VARIABLE, RemoteProvider
+
+        url = self.setting("memory.remote.url").value
+        if not isinstance(url, str):
+            raise CometError(
+                "memory.provider is remote, but memory.remote.url is not set",
+                hint="comet config set --global memory.remote.url http://HOST:8765"
+                " (or `comet config set --global memory.provider local`)",
+            )
+        timeout = self.setting("memory.remote.timeout").value
+        assert isinstance(timeout, float)
+        token = os.environ.get(TOKEN_VARIABLE) or None
+        return RemoteProvider(self.home, self.project_key, url, token, timeout)
 
     def config_layers(self) -> list[ConfigLayer]:
         from comet_git import config

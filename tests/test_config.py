@@ -2,8 +2,14 @@
 
 from __future__ import annotations
 
+import tempfile
 from pathlib import Path
 
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from comet_git import config
 from tests.clihelp import invoke
 from tests.gitutil import git
 
@@ -73,3 +79,37 @@ def test_a_broken_repository_file_is_named(repo: Path) -> None:
     result = invoke("config", "get", repo, "memory.learning")
     assert result.exit_code == 1
     assert ".comet/config.yaml" in result.stderr
+
+
+SETTING_VALUES = {
+    "memory.learning": st.booleans(),
+    "memory.retrieval": st.booleans(),
+    "memory.provider": st.sampled_from(["local", "remote"]),
+    "memory.remote.url": st.sampled_from(["http://127.0.0.1:8765", "https://memory.example.com/comet"]),
+    "memory.remote.timeout": st.sampled_from([0.5, 2.0, 30.0]),
+}
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.sampled_from(sorted(SETTING_VALUES)), unique=True, min_size=1).flatmap(
+    lambda keys: st.fixed_dictionaries({key: SETTING_VALUES[key] for key in keys})
+))  # fmt: skip
+def test_what_config_set_writes_is_read_without_yaml_and_as_yaml_reads_it(values: dict[str, object]) -> None:
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "config.yaml"
+        for key, value in values.items():
+            config.write_setting(path, key, value)  # type: ignore[arg-type]
+        text = path.read_text()
+    assert config._plain_settings(text) == config._yaml_settings(text, path) == values
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "memory:\n  remote:\n  provider: local\n",
+        "memory:\n  remote:\n    token: x\n",
+        "memory:\n  url: 'x'\n",
+    ],
+)
+def test_anything_else_is_left_to_yaml(text: str) -> None:
+    assert config._plain_settings(text) is None

@@ -142,7 +142,7 @@ def _live_tickets(directory: Path) -> list[Path]:
 def signal(
     ws: Workspace, text: str, scope: str | None, episode: str | None, session: str | None = None
 ) -> Output:
-    learning = ws.setting("memory.learning").value
+    learning = bool(ws.setting("memory.learning").value)
     result = capture_signal(
         ws.provider(),
         text,

@@ -214,6 +214,15 @@ def journal_status(ws: Workspace) -> dict[str, Any]:
     return {"events": events, "pending": pending, "problems": [p.to_json() for p in problems]}
 
 
+def remote_status(provider: object) -> dict[str, Any] | None:
+    """The server a Remote provider answered from (status() raised if it did not answer)."""
+    from comet_git.provider.remote import RemoteProvider
+
+    if not isinstance(provider, RemoteProvider):
+        return None
+    return {"url": provider.url, "serverVersion": provider.server_version, "answered": True}
+
+
 def _conflict_line(conflict: dict[str, Any]) -> str:
     older, newer = conflict["ids"]
     return (
@@ -246,6 +255,10 @@ def status(ws: Workspace) -> Output:
         "diagnostics": {"log": str(ws.home.diagnostics_log), "recentFailures": failures[-5:]},
     }
     lines = [f"provider: {report.provider}", f"home: {report.home}"]
+    remote = remote_status(provider)
+    if remote is not None:
+        data["remote"] = remote
+        lines.insert(1, f"remote: {remote['url']} (comet serve {remote['serverVersion']}, answered)")
     lines.append(f"project: {ws.project_key or '(not in a git repository: global scope only)'}")
     lines.append(
         f"index: {report.index['path']} (fts5: {'yes' if report.index['fts5'] else 'no, plain fallback'})"

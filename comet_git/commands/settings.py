@@ -14,12 +14,12 @@ def get(ws: Workspace, key: str) -> Output:
     setting = ws.setting(config.check_key(key))
     data = {"schema": CONFIG_SCHEMA, **setting.to_json()}
     origin = setting.source + (f", {setting.file}" if setting.file else "")
-    return Output(data, f"{key} = {str(setting.value).lower()}  ({origin})\n")
+    return Output(data, f"{key} = {config.shown(setting.value)}  ({origin})\n")
 
 
 def set_value(ws: Workspace, key: str, raw_value: str, *, global_scope: bool) -> Output:
     config.check_key(key)
-    value = config.parse_bool(key, raw_value)
+    value = config.parse_value(key, raw_value)
     if global_scope:
         path = ws.home.ensure().user_config_path
     elif ws.project_key is None:  # never a silent switch for every project
@@ -36,6 +36,6 @@ def set_value(ws: Workspace, key: str, raw_value: str, *, global_scope: bool) ->
     note = (
         ""
         if effective.value == value
-        else f" (but {effective.source} sets it to {str(effective.value).lower()})"
+        else f" (but {effective.source} sets it to {config.shown(effective.value)})"
     )
-    return Output(data, f"{key} = {str(value).lower()} written to {path}{note}\n")
+    return Output(data, f"{key} = {config.shown(value)} written to {path}{note}\n")

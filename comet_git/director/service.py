@@ -103,12 +103,17 @@ def task_context(ws: Workspace, request: TaskRequest, *, record_applications: bo
             _drop_application_ids(delivery)
     except Exception as error:  # the agent's workflow is never blocked (SPEC §13)
         log_failure(ws.home.diagnostics_log, "task retrieval", error, task=request.task)
-        return empty_answer(
+        answer = empty_answer(
             ws.project_key,
             request,
             "failed",
             [f"{type(error).__name__}: {error}", f"see {ws.home.diagnostics_log}"],
         )
+        from comet_git.provider.remote import RemoteError
+
+        if isinstance(error, RemoteError):  # which state the server is in, for the agent to say
+            answer["provider"] = error.to_json()
+        return answer
     output = _output(ws, request, delivery)
     if record_applications:
         try:

@@ -20,8 +20,7 @@ from comet_git.journal.log import DONE, FAILED, Journal
 from comet_git.journal.redact import redact_text
 from comet_git.learning.consolidate import Placement, place
 from comet_git.learning.signals import LONG_TERM, SignalDecision, classify_signal
-from comet_git.provider import Query, RecordView, Remember
-from comet_git.provider.local import LocalProvider
+from comet_git.provider import MachineProvider, Query, RecordView, Remember
 from comet_git.records.model import MAX_TEXT, Evidence, Selectors, utc_now
 
 SIGNAL_SCHEMA = "comet.signal/v1"
@@ -94,7 +93,7 @@ def journal_scope(decision: SignalDecision, scope: str | None, project_key: str 
 
 
 def capture_signal(
-    provider: LocalProvider,
+    provider: MachineProvider,
     text: str,
     *,
     scope: str | None = None,
@@ -119,7 +118,7 @@ def capture_signal(
 
 
 def process_signal(
-    provider: LocalProvider,
+    provider: MachineProvider,
     journal: Journal,
     event: Event,
     *,

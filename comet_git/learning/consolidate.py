@@ -45,11 +45,8 @@ from typing import Any
 from comet_git.director.text import slots, tokens
 from comet_git.errors import NotFoundError
 from comet_git.learning.signals import about_answer_language, without_cues
-from comet_git.provider import Amend, Query, Remember
-from comet_git.provider.local import LocalProvider
-from comet_git.records import tombstones
+from comet_git.provider import Amend, MachineProvider, Query, Remember
 from comet_git.records.model import MAX_EVIDENCE, Evidence, Record, record_from_json
-from comet_git.store import ScopeStore
 
 DUPLICATE_SIMILARITY = 0.8
 SAME_TOPIC = 0.5  # an exclusive choice: the topics left once the values are taken out
@@ -306,19 +303,19 @@ class Placement:
         }
 
 
-def _live_neighbours(provider: LocalProvider, scope: str, text: str) -> list[dict[str, Any]]:
+def _live_neighbours(provider: MachineProvider, scope: str, text: str) -> list[dict[str, Any]]:
     found = provider.query(Query(scopes=(scope,), similar=neighbour_query(text))).records
     return [view.as_dict() for view in found]
 
 
 def place(
-    provider: LocalProvider, change: Remember, *, record_id: str | None = None, replacing: str | None = None
+    provider: MachineProvider, change: Remember, *, record_id: str | None = None, replacing: str | None = None
 ) -> Placement:
     """Remember `change` the way consolidation says (see the table above).  `record_id`
     fixes the id of what learning creates, so that replaying its origin finds it again;
     `replacing` is a record the caller supersedes with this one (not compared with it)."""
-    store = provider.store_for_scope(change.scope)  # a scope that cannot be used fails here, first
-    if change.authority == "inferred" and _forgotten_before(store, change, record_id):
+    provider.store_for_scope(change.scope)  # a scope that cannot be used fails here, first
+    if change.authority == "inferred" and _forgotten_before(provider, change, record_id):
         return Placement("noop", record_id, "you forgot this before: it is not learned again")
     neighbours = [r for r in _live_neighbours(provider, change.scope, change.text) if r["id"] != replacing]
     relations = relate(change.text, neighbours)
@@ -327,7 +324,7 @@ def place(
     return _place_inferred(provider, change, relations, record_id)
 
 
-def _place_explicit(provider: LocalProvider, change: Remember, relations: list[Relation]) -> Placement:
+def _place_explicit(provider: MachineProvider, change: Remember, relations: list[Relation]) -> Placement:
     """The person's own words are never merged away: a statement for another place is
     another rule, and two near-identical statements the person made are both kept.  Only
     what applies in the same place is replaced: a record it surely contradicts (the later
@@ -363,7 +360,7 @@ def _unsettled_reason(relation: Relation, here: tuple[tuple[str, ...], ...]) -> 
 
 
 def _place_inferred(
-    provider: LocalProvider, change: Remember, relations: list[Relation], record_id: str | None
+    provider: MachineProvider, change: Remember, relations: list[Relation], record_id: str | None
 ) -> Placement:
     # As for the person's own words, a rule for another place is another rule: merging two
     # rules for different places would lose one of them.  The exception is a guess that
@@ -392,7 +389,7 @@ def _place_inferred(
     return Placement("created", result.id, "created as inferred, trial")
 
 
-def _merge(provider: LocalProvider, old: dict[str, Any], change: Remember, *, why: str) -> Placement:
+def _merge(provider: MachineProvider, old: dict[str, Any], change: Remember, *, why: str) -> Placement:
     """One record out of two near-duplicate guesses: the old id, text and (more specific)
     selectors, both evidences."""
     current = record_from_json(old)
@@ -409,7 +406,7 @@ def joined_evidence(record: Record, more: Sequence[Evidence]) -> tuple[Evidence,
     return (record.evidence + tuple(e for e in more if e not in record.evidence))[-MAX_EVIDENCE:]
 
 
-def supersede(provider: LocalProvider, new_id: str, old_ids: Sequence[str]) -> list[str]:
+def supersede(provider: MachineProvider, new_id: str, old_ids: Sequence[str]) -> list[str]:
     """`new_id` replaces each of `old_ids`: links both ways, the old ones superseded."""
     done: list[str] = []
     for old_id in dict.fromkeys(old_ids):
@@ -424,7 +421,7 @@ def supersede(provider: LocalProvider, new_id: str, old_ids: Sequence[str]) -> l
     return done
 
 
-def link_conflicts(provider: LocalProvider, new_id: str, others: Sequence[Mapping[str, Any]]) -> list[str]:
+def link_conflicts(provider: MachineProvider, new_id: str, others: Sequence[Mapping[str, Any]]) -> list[str]:
     """Mark `new_id` and each of `others` (record JSON) as in a conflict nobody settled yet:
     a link, like supersedes, written in place (what the records say does not change)."""
     done: list[str] = []
@@ -438,11 +435,11 @@ def link_conflicts(provider: LocalProvider, new_id: str, others: Sequence[Mappin
     return done
 
 
-def _set_conflicts(provider: LocalProvider, record_id: str, ids: tuple[str, ...], why: str) -> None:
+def _set_conflicts(provider: MachineProvider, record_id: str, ids: tuple[str, ...], why: str) -> None:
     provider.apply(Amend(record_id, (("conflicts_with", ids),), why, bookkeeping=True))
 
 
-def recheck_conflicts(provider: LocalProvider, record_id: str) -> list[str]:
+def recheck_conflicts(provider: MachineProvider, record_id: str) -> list[str]:
     """After a correction of `record_id`: drop its conflict links to the live records it no
     longer contradicts (both ways); returns the ids unlinked.  A link to a forgotten record
     stays, for a rollback would bring the conflict back."""
@@ -468,7 +465,7 @@ def recheck_conflicts(provider: LocalProvider, record_id: str) -> list[str]:
     return resolved
 
 
-def _known_records(provider: LocalProvider, ids: Sequence[str]) -> dict[str, dict[str, Any]]:
+def _known_records(provider: MachineProvider, ids: Sequence[str]) -> dict[str, dict[str, Any]]:
     """The records with these ids, live or forgotten; an id forgotten for good is left out."""
     found: dict[str, dict[str, Any]] = {}
     for record_id in ids:
@@ -487,7 +484,7 @@ def _still_conflicting(left: Mapping[str, Any], right: Mapping[str, Any]) -> Rel
     return relation if relation is not None and relation.kind != DUPLICATE else None
 
 
-def unsettled_conflicts(provider: LocalProvider) -> list[dict[str, Any]]:
+def unsettled_conflicts(provider: MachineProvider) -> list[dict[str, Any]]:
     """The pairs of live records linked as conflicting that still contradict each other,
     oldest first: `{kind: "contradiction", ids: [older, newer], titles, scopes, reason}`."""
     listing = b"".join(provider.query(Query()).records_json) or b"[]"
@@ -522,9 +519,8 @@ def unsettled_conflicts(provider: LocalProvider) -> list[dict[str, Any]]:
     return listed
 
 
-def _forgotten_before(store: ScopeStore, change: Remember, record_id: str | None) -> bool:
-    """Whether the person forgot this statement (or the record with this id) before: the
-    tombstones keep ids and content hashes, even after a permanent forget."""
-    if record_id is not None and tombstones.read(store, record_id) is not None:
-        return True
-    return tombstones.content_hash(change.text) in tombstones.forgotten_hashes(store)
+def _forgotten_before(provider: MachineProvider, change: Remember, record_id: str | None) -> bool:
+    """Whether the person forgot this statement (or the record with this id) before, in the
+    store that holds the scope's records (the server's, with the Remote provider)."""
+    asked = Query(scopes=(change.scope,), forgotten_text=change.text, forgotten_id=record_id)
+    return provider.query(asked).forgotten

@@ -11,8 +11,7 @@ from typing import Any
 
 from comet_git.errors import CometError, InvalidInputError
 from comet_git.learning.consolidate import joined_evidence, place, supersede
-from comet_git.provider import Amend, Forget, Query, Remember
-from comet_git.provider.local import LocalProvider
+from comet_git.provider import Amend, Forget, MachineProvider, Query, Remember
 from comet_git.records.model import (
     MEMORY_CLASSES,
     MEMORY_TYPES,
@@ -54,7 +53,7 @@ class Rejected(Exception):
     """One delta that cannot be applied; the others still are."""
 
 
-def apply_deltas(provider: LocalProvider, document: Any, *, learning: bool) -> list[DeltaResult]:
+def apply_deltas(provider: MachineProvider, document: Any, *, learning: bool) -> list[DeltaResult]:
     if not isinstance(document, Mapping) or document.get("schema") != DELTA_SCHEMA:
         raise InvalidInputError(
             f"not a learning delta document: the schema must be {DELTA_SCHEMA}",
@@ -73,7 +72,7 @@ def apply_deltas(provider: LocalProvider, document: Any, *, learning: bool) -> l
     return results
 
 
-def _apply_one(provider: LocalProvider, index: int, delta: Any, learning: bool) -> DeltaResult:
+def _apply_one(provider: MachineProvider, index: int, delta: Any, learning: bool) -> DeltaResult:
     if not isinstance(delta, Mapping):
         raise Rejected("a delta must be an object")
     unknown = [key for key in delta if key not in DELTA_KEYS]
@@ -101,7 +100,7 @@ def _apply_one(provider: LocalProvider, index: int, delta: Any, learning: bool) 
     return _supersede(provider, index, delta, target, learning)
 
 
-def _target(provider: LocalProvider, delta: Mapping[str, Any]) -> dict[str, Any]:
+def _target(provider: MachineProvider, delta: Mapping[str, Any]) -> dict[str, Any]:
     target_id = delta.get("targetId")
     if not isinstance(target_id, str) or not target_id:
         raise Rejected(f"{delta.get('action')} needs a targetId")
@@ -153,7 +152,7 @@ def _evidence(delta: Mapping[str, Any]) -> tuple[Evidence, ...]:
 
 
 def _create(
-    provider: LocalProvider, index: int, delta: Mapping[str, Any], *, supersedes: str | None
+    provider: MachineProvider, index: int, delta: Mapping[str, Any], *, supersedes: str | None
 ) -> DeltaResult:
     statement = delta.get("statement")
     if not isinstance(statement, str) or not statement.strip():
@@ -185,7 +184,7 @@ def _create(
 
 
 def _update(
-    provider: LocalProvider, index: int, delta: Mapping[str, Any], target: dict[str, Any]
+    provider: MachineProvider, index: int, delta: Mapping[str, Any], target: dict[str, Any]
 ) -> DeltaResult:
     current = record_from_json(target)
     evidence = joined_evidence(current, _evidence(delta))
@@ -201,7 +200,7 @@ def _update(
 
 
 def _supersede(
-    provider: LocalProvider, index: int, delta: Mapping[str, Any], target: dict[str, Any], learning: bool
+    provider: MachineProvider, index: int, delta: Mapping[str, Any], target: dict[str, Any], learning: bool
 ) -> DeltaResult:
     if delta.get("statement"):
         if not learning:

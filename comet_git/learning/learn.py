@@ -28,8 +28,8 @@ from comet_git.journal.log import DONE, FAILED, Journal, JournalProblem
 from comet_git.learning import consolidate
 from comet_git.learning.capture import process_signal
 from comet_git.learning.reflectors import CommitReflection, Habit
-from comet_git.provider import Amend, Query, Remember
-from comet_git.provider.local import LocalProvider
+from comet_git.provider import Amend, MachineProvider, Query, Remember
+from comet_git.provider.remote import RemoteError
 from comet_git.records.model import MAX_EVIDENCE, Evidence, Selectors, stable_record_id
 from comet_git.store import ScopeStore, file_lock
 
@@ -83,7 +83,7 @@ class LearnReport:
         }
 
 
-def learn(provider: LocalProvider, *, learning: bool) -> LearnReport:
+def learn(provider: MachineProvider, *, learning: bool) -> LearnReport:
     report = LearnReport(learning)
     for store in provider.visible_stores():
         if store.journal_dir.is_dir():
@@ -91,7 +91,7 @@ def learn(provider: LocalProvider, *, learning: bool) -> LearnReport:
     return report
 
 
-def _learn_unless_busy(provider: LocalProvider, store: ScopeStore, report: LearnReport) -> None:
+def _learn_unless_busy(provider: MachineProvider, store: ScopeStore, report: LearnReport) -> None:
     """Learn in `store` unless another process is at it.  A learner that finds the store
     busy leaves a note instead of waiting (git hooks may fire many times a second); the
     busy one, once done, sees the note and runs once more, so no event waits for the
@@ -109,7 +109,7 @@ def _learn_unless_busy(provider: LocalProvider, store: ScopeStore, report: Learn
             return
 
 
-def _learn_store(provider: LocalProvider, store: ScopeStore, report: LearnReport) -> None:
+def _learn_store(provider: MachineProvider, store: ScopeStore, report: LearnReport) -> None:
     journal = Journal(store)
     statuses = journal.statuses(report.problems)
     reflection = CommitReflection()
@@ -127,6 +127,9 @@ def _learn_store(provider: LocalProvider, store: ScopeStore, report: LearnReport
             continue
         try:
             _process(provider, journal, event, report)
+        except RemoteError as error:  # the server did not answer: the events wait for the next run
+            report.failed.append({"eventId": event.event_id, "type": event.type, "error": str(error)})
+            break
         except CometError as error:
             journal.mark([(event.event_id, FAILED, str(error))])
             report.failed.append({"eventId": event.event_id, "type": event.type, "error": str(error)})
@@ -150,7 +153,7 @@ def _learn_store(provider: LocalProvider, store: ScopeStore, report: LearnReport
     report.processed += len(commits)
 
 
-def _process(provider: LocalProvider, journal: Journal, event: Event, report: LearnReport) -> None:
+def _process(provider: MachineProvider, journal: Journal, event: Event, report: LearnReport) -> None:
     if event.type == "user.signal":
         result = process_signal(provider, journal, event, learning=report.learning)
         record = result.record.id if result.record else None
@@ -166,7 +169,7 @@ def _process(provider: LocalProvider, journal: Journal, event: Event, report: Le
 # -- episodes ----------------------------------------------------------------------------
 
 
-def _episode(provider: LocalProvider, event: Event, report: LearnReport) -> None:
+def _episode(provider: MachineProvider, event: Event, report: LearnReport) -> None:
     outcome = event.outcome or {}
     lesson = str(outcome.get("lesson") or "").strip()
     if not lesson:
@@ -209,7 +212,7 @@ def _episode(provider: LocalProvider, event: Event, report: LearnReport) -> None
 # -- outcomes ----------------------------------------------------------------------------
 
 
-def _outcome(provider: LocalProvider, event: Event, report: LearnReport) -> None:
+def _outcome(provider: MachineProvider, event: Event, report: LearnReport) -> None:
     outcome = event.outcome or {}
     record_id = str(outcome.get("recordId") or "")
     if outcome.get("outcome") not in LOWERING or not record_id:
@@ -244,7 +247,7 @@ def _habit_evidence(habit: Habit) -> tuple[Evidence, ...]:
     return tuple(found[:MAX_EVIDENCE])
 
 
-def _apply_habit(provider: LocalProvider, store: ScopeStore, habit: Habit, report: LearnReport) -> None:
+def _apply_habit(provider: MachineProvider, store: ScopeStore, habit: Habit, report: LearnReport) -> None:
     record_id = stable_record_id(store.name, habit.key)
     source = f"reflector {habit.key}"
     existing = find_record(provider, record_id)
@@ -272,7 +275,7 @@ def _apply_habit(provider: LocalProvider, store: ScopeStore, habit: Habit, repor
     report.note(source, "create", placed.status, placed.id, f"{placed.reason} ({habit.finding})")
 
 
-def find_record(provider: LocalProvider, record_id: str) -> dict[str, Any] | None:
+def find_record(provider: MachineProvider, record_id: str) -> dict[str, Any] | None:
     """The record's JSON (with its `state`), live or forgotten, or None."""
     try:
         found = provider.query(Query(ids=(record_id,), include_forgotten=True)).records
@@ -282,7 +285,7 @@ def find_record(provider: LocalProvider, record_id: str) -> dict[str, Any] | Non
 
 
 def _refresh_habit(
-    provider: LocalProvider, habit: Habit, record: dict[str, Any], source: str, report: LearnReport
+    provider: MachineProvider, habit: Habit, record: dict[str, Any], source: str, report: LearnReport
 ) -> None:
     record_id = record["id"]
     if record["lifecycle"] == "superseded":

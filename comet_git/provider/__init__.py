@@ -14,6 +14,7 @@ from comet_git.records.model import Evidence, Selectors
 
 if TYPE_CHECKING:  # the director is imported only by the commands that retrieve
     from comet_git.director.select import Selection, TaskRequest
+    from comet_git.store import ScopeStore
 
 PROVIDER_SCHEMA = "comet.provider/v1"
 
@@ -51,6 +52,20 @@ class Query(NamedTuple):
     task: TaskRequest | None = None  # a Context Director request: rank what applies to it
     every_row: bool = False  # with `task`: consider every record, to say why each was excluded
     similar: str | None = None  # the live records closest in wording to this text (consolidation)
+    export: bool = False  # the stores' own files (records, history, tombstones): `comet memory export`
+    # Whether this text (or the record `forgotten_id`) was forgotten in the one scope of `scopes`:
+    # learning never learns again what the person forgot.
+    forgotten_text: str | None = None
+    forgotten_id: str | None = None
+
+
+class ArchivedFile(NamedTuple):
+    """One file of a store as export carries it: its path below the store, its text."""
+
+    scope: str  # "global" | "project"
+    project_key: str | None
+    path: str  # records/ID.md, history/ID/..., tombstones/ID.json|.md
+    text: str
 
 
 class QueryResult(NamedTuple):
@@ -63,6 +78,8 @@ class QueryResult(NamedTuple):
     invalid: list[InvalidFileReport]
     history: dict[str, list[dict[str, Any]]]  # no default: a NamedTuple's default would be one shared dict
     selection: Selection | None = None  # for a `task` query: the applicable records, best first
+    archive: tuple[ArchivedFile, ...] = ()  # for an `export` query
+    forgotten: bool = False  # for a `forgotten_text` query
 
     @property
     def records(self) -> list[RecordView]:
@@ -99,6 +116,9 @@ class Correct(NamedTuple):
     tasks: tuple[str, ...] | None = None
     operations: tuple[str, ...] | None = None
     phases: tuple[str, ...] | None = None
+    # The version the correction was made on (an edit in $EDITOR): if the record has moved on
+    # since, the correction raced another and is refused rather than silently undoing it.
+    base_version: int | None = None
 
 
 class RecordOutcome(NamedTuple):
@@ -132,7 +152,17 @@ class Rollback(NamedTuple):
     id: str
 
 
-Change = Remember | Correct | Forget | Rollback | RecordOutcome | Amend
+class Import(NamedTuple):
+    """One record's files (its Markdown, history, tombstone) from an export, restored as they
+    were: same id, versions, evidence and application counts.  Files already there with the
+    same text are left; a file there with other text refuses the whole record."""
+
+    id: str
+    scope: str
+    files: tuple[ArchivedFile, ...]
+
+
+Change = Remember | Correct | Forget | Rollback | RecordOutcome | Amend | Import
 
 
 class ChangeResult(NamedTuple):
@@ -197,3 +227,20 @@ class Provider(Protocol):
     def query(self, query: Query) -> QueryResult: ...
 
     def apply(self, change: Change) -> ChangeResult: ...
+
+
+class MachineProvider(Provider, Protocol):
+    """A provider as this machine's commands hold it: the contract, and the stores where this
+    machine keeps its journal (which stays here whichever provider holds the records)."""
+
+    project_key: str | None
+
+    @property
+    def global_store(self) -> ScopeStore: ...
+
+    @property
+    def project_store(self) -> ScopeStore | None: ...
+
+    def visible_stores(self) -> list[ScopeStore]: ...
+
+    def store_for_scope(self, scope: str) -> ScopeStore: ...

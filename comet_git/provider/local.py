@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 from comet_git.errors import (
     BadOptionError,
     CometError,
+    ConcurrentEditError,
     InvalidInputError,
     NotFoundError,
     OtherProjectError,
@@ -27,6 +28,7 @@ from comet_git.provider import (
     ChangeResult,
     Correct,
     Forget,
+    Import,
     InvalidFileReport,
     Query,
     QueryResult,
@@ -331,6 +333,21 @@ class LocalProvider:
         names = [s.name for s in stores]
         if query.task is not None:
             return self._select(query.task, stores, query.every_row)
+        if query.forgotten_text is not None:
+            from comet_git.records.tombstones import forgotten_before
+
+            [scope] = query.scopes
+            store = self.store_for_scope(scope)
+            return QueryResult(
+                [], [], {}, forgotten=forgotten_before(store, query.forgotten_text, query.forgotten_id)
+            )
+        if query.export:
+            from comet_git.provider.archive import archived_files
+
+            with self.session() as index:  # the files as the index has them: no hand edit half taken in
+                invalid = self._invalid(index, stores)
+            archive = tuple(item for store in stores for item in archived_files(store))
+            return QueryResult([], invalid, {}, archive=archive)
         if query.similar is not None:
             with self.session() as index:
                 return QueryResult(index.similar(names, query.similar), [], {})
@@ -429,6 +446,8 @@ class LocalProvider:
         change = _without_secrets(change)
         if isinstance(change, Remember):
             return self._remember(change)
+        if isinstance(change, Import):
+            return self._import(change)
         store = self._store_of(change.id)
         if isinstance(change, Forget) and change.permanent:
             return self._forget_permanently(store, change.id)
@@ -532,8 +551,37 @@ class LocalProvider:
             writer.create(record)
             return ChangeResult("created", record.id, _view_of(index, record.id))
 
+    def _import(self, change: Import) -> ChangeResult:
+        from comet_git.provider.archive import check_paths, restore
+
+        store = self.store_for_scope(change.scope)
+        check_paths(change.files, change.id)
+        if any(item.project_key != store.project_key for item in change.files):
+            raise InvalidInputError(
+                f"import: {change.id} was exported from another project",
+                hint="import a project's records from inside that project's repository",
+            )
+        with self._open_index() as index:
+            store.create()
+            with store.lock():
+                for visible in self.visible_stores():
+                    self.refresh(index, visible, held=visible == store)
+                owner = index.store_of(change.id)
+                if owner is not None and owner != store.name:
+                    raise InvalidInputError(f"import: {change.id} is already used in {owner}")
+                written = restore(store, change.files)
+                if written:
+                    self.refresh(index, store, held=True)
+            return ChangeResult("imported" if written else "unchanged", change.id, _view_of(index, change.id))
+
     def _correct(self, writer: StoreWriter, change: Correct) -> ChangeResult:
         _, _, _, current = writer.live_file(change.id)
+        if change.base_version is not None and current.version != change.base_version:
+            raise ConcurrentEditError(
+                f"{change.id} is at version {current.version} now, not {change.base_version}:"
+                " another correction came first",
+                hint=f"`comet memory show --id {change.id}` shows it; edit that version",
+            )
         if current.lifecycle == "superseded":
             replacement = ", ".join(current.superseded_by) or "its replacement"
             raise CometError(

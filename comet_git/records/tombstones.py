@@ -93,3 +93,11 @@ def forgotten_hashes(store: ScopeStore) -> set[str]:
         except (ValueError, AttributeError):
             continue  # reported as an invalid tombstone by the sync
     return hashes
+
+
+def forgotten_before(store: ScopeStore, text: str, record_id: str | None) -> bool:
+    """Whether the person forgot this statement (or the record with this id) before: the
+    tombstones keep ids and content hashes, even after a permanent forget."""
+    if record_id is not None and read(store, record_id) is not None:
+        return True
+    return content_hash(text) in forgotten_hashes(store)

@@ -1,0 +1,80 @@
+"""A store's own files, read for export and written back by import.
+
+The files are the memory (the index is derived from them), so moving them moves
+everything: ids, versions, history, tombstones, evidence, application counts.  Only
+what is below records/, history/ and tombstones/ travels; the journal is what happened
+on one machine and stays there, profile.md is rendered again from the records.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+from comet_git.errors import InvalidInputError
+from comet_git.provider import ArchivedFile
+from comet_git.store import ABSENT, ScopeStore, atomic_write
+
+ARCHIVED_DIRS = ("records", "history", "tombstones")
+# What an import may write: a record, a history file of one record, a tombstone; nothing above the store.
+ALLOWED_PATH = re.compile(
+    r"\A(?:records/[A-Za-z0-9][A-Za-z0-9._-]*\.md"
+    r"|history/[A-Za-z0-9][A-Za-z0-9._-]*/[A-Za-z0-9][A-Za-z0-9._-]*"
+    r"|tombstones/[A-Za-z0-9][A-Za-z0-9._-]*\.(?:json|md))\Z"
+)
+
+
+def archived_files(store: ScopeStore) -> list[ArchivedFile]:
+    """Every file of `store` that export carries, in a stable order."""
+    found = []
+    for directory in ARCHIVED_DIRS:
+        top = store.root / directory
+        if not top.is_dir():
+            continue
+        for folder, subfolders, names in os.walk(top):
+            subfolders[:] = sorted(name for name in subfolders if not name.startswith("."))
+            for name in sorted(names):
+                if name.startswith("."):
+                    continue  # temp files of a write under way, editors' swap files
+                path = Path(folder, name)
+                relative = path.relative_to(store.root).as_posix()
+                found.append(ArchivedFile(store.scope, store.project_key, relative, path.read_text("utf-8")))
+    return found
+
+
+def record_of(path: str) -> str:
+    """The record a file belongs to: records/ID.md, history/ID/..., tombstones/ID.json."""
+    directory, _, rest = path.partition("/")
+    if directory == "history":
+        return rest.split("/", 1)[0]
+    return rest.rsplit(".", 1)[0]
+
+
+def check_paths(files: tuple[ArchivedFile, ...], record_id: str) -> None:
+    for item in files:
+        if not ALLOWED_PATH.match(item.path) or ".." in item.path:
+            raise InvalidInputError(
+                f"import: {item.path!r} is not a path a store holds",
+                hint="import only what `comet memory export` wrote",
+            )
+        if record_of(item.path) != record_id:
+            raise InvalidInputError(f"import: {item.path} does not belong to {record_id}")
+
+
+def restore(store: ScopeStore, files: tuple[ArchivedFile, ...]) -> bool:
+    """Write the files that are not there yet (under the store's lock, which the caller holds);
+    False when every one was there already.  Nothing is written when any differs."""
+    missing = []
+    for item in files:
+        target = store.root / item.path
+        if not target.exists():
+            missing.append((target, item.text))
+        elif target.read_text("utf-8") != item.text:
+            raise InvalidInputError(
+                f"import: {item.path} exists in {store.name} with other content",
+                hint="the two stores hold different versions of this record: correct or forget one first",
+            )
+    for target, text in missing:
+        atomic_write(target, text, expected=ABSENT)
+    return bool(missing)

@@ -1,0 +1,1 @@
+"""`comet serve`: the memory service speaking comet.provider/v1 over HTTP."""
