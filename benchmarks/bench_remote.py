@@ -120,9 +120,9 @@ def load(args: argparse.Namespace) -> None:
     """Run by the benchmark venv's interpreter (it imports comet_git): the concurrent clients."""
     import threading
 
-    from comet_git.director.select import TaskRequest
     from comet_git.errors import CometError
     from comet_git.provider import Query, Remember
+    from comet_git.provider.candidates import TaskRequest
     from comet_git.provider.remote import RemoteProvider
     from comet_git.store import Home
 

@@ -627,17 +627,17 @@ def journal_flush(path: Path, timeout: float, as_json: bool) -> None:
 
 
 def request_options(function: F) -> F:
-    options = [
-        click.option("--path", "request_path", metavar="PATH", help="The file or folder the task is about."),
-        click.option("--operation", metavar="OP", help="edit, test, commit, review, refactor, debug, ..."),
-        click.option("--phase", metavar="PH", help="plan, build, verify, review, release, ..."),
-        click.option("--context-budget", "budget", type=click.IntRange(min=0), default=6000,
-                     show_default=True, help="Characters of memory to deliver at most."),
-        click.option("--max-entries", type=click.IntRange(min=0), default=12, show_default=True,
-                     help="Manifest entries at most."),
-    ]  # fmt: skip
-    for option in reversed(options):
-        function = option(function)
+    """The request's options but --task (each command words its own), from their one declaration."""
+    from comet_git.commands.request_options import REQUEST_OPTIONS
+
+    for option in reversed(REQUEST_OPTIONS):
+        count: dict[str, Any] = (
+            {} if option.default is None
+            else {"type": click.IntRange(min=0), "default": option.default, "show_default": True}
+        )  # fmt: skip
+        function = click.option(option.flag, option.dest, metavar=option.metavar, help=option.help, **count)(
+            function
+        )
     return function
 
 
@@ -694,7 +694,7 @@ def memory_explain(path: Path, record_id: str, as_json: bool, **options: Any) ->
     "--task", help="What the task is about (start of a task, or a phase change); none: session start."
 )
 @request_options
-@click.option("--session", help="Never hand the same item twice within this session.")
+@click.option("--session", metavar="ID", help="Never hand the same item twice within this session.")
 @click.option("--expand-context", "expand_id", metavar="ID", help="The full record behind a manifest entry.")
 @click.option("--application", metavar="AID", help="An applicationId to report an outcome for.")
 @click.option("--outcome", type=click.Choice([*OUTCOMES, *TASK_OUTCOMES]), help="The outcome to report.")

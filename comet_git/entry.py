@@ -20,22 +20,13 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from comet_git.commands import Output
 
-# `comet task` options that take a value, and where they go.
-FAST_TASK_OPTIONS = {
-    "--task": "task",
-    "--path": "request_path",
-    "--operation": "operation",
-    "--phase": "phase",
-    "--session": "session",
-    "--context-budget": "budget",
-    "--max-entries": "max_entries",
-}
-INTEGER_OPTIONS = ("budget", "max_entries")
-
 
 def parse_fast_task(argv: list[str]) -> tuple[str, dict[str, object], bool] | None:
     """(PATH, options, --json) for a plain `comet task` call, or None to let click decide."""
-    options: dict[str, object] = {"task": "", "budget": 6000, "max_entries": 12}
+    from comet_git.commands.request_options import DEFAULTS, TASK_OPTIONS
+
+    destination = {option.flag: option.dest for option in TASK_OPTIONS}
+    options: dict[str, object] = {"task": "", **DEFAULTS}
     seen: set[str] = set()
     path: str | None = None
     as_json = False
@@ -45,18 +36,18 @@ def parse_fast_task(argv: list[str]) -> tuple[str, dict[str, object], bool] | No
             as_json = True
             continue
         name, has_value, value = item.partition("=")
-        if name in FAST_TASK_OPTIONS and name not in seen:
+        if name in destination and name not in seen:
             if not has_value:
                 value = next(items, "")
             if not value or (not has_value and value.startswith("--")):
                 return None
             seen.add(name)
-            options[FAST_TASK_OPTIONS[name]] = value
+            options[destination[name]] = value
         elif not item.startswith("-") and path is None:
             path = item
         else:
             return None
-    for key in INTEGER_OPTIONS:
+    for key in DEFAULTS:  # the counts
         given = options[key]
         if isinstance(given, str):
             if not given.isdigit():

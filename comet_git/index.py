@@ -15,9 +15,9 @@ from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import NamedTuple
 
-from comet_git.director.paths import compile_patterns, path_anchors
-from comet_git.director.text import terms_of
 from comet_git.errors import StoreError
+from comet_git.matching.paths import compile_patterns, path_anchors
+from comet_git.matching.text import terms_of
 from comet_git.records.model import Record
 from comet_git.store import FILE_MODE, FileState, ensure_dir, file_lock, fsync_dir, write_failure
 
@@ -387,7 +387,7 @@ class Index:
         """The live, current records of `stores` that share words with `text`, closest first
         (BM25 over the indexed terms), as pieces of one JSON array.  Without FTS5, every
         live record of those stores: the caller compares them all."""
-        from comet_git.director.text import fts_query  # the same tokens the records were indexed with
+        from comet_git.matching.text import fts_query  # the same tokens the records were indexed with
 
         clauses = [_in_clause("r.store", stores), "r.state = 'live'", "r.lifecycle != 'superseded'"]
         params: list[object] = [*stores]
@@ -523,7 +523,7 @@ class Index:
         not through the director's concepts: a listing names what it lists by its own words."""
         if not words:
             return None
-        from comet_git.director.text import slots  # the stems the records were indexed with
+        from comet_git.matching.text import slots  # the stems the records were indexed with
 
         typed = ['"' + word.replace('"', '""') + '"*' for word in words]
         stems = [f'"{stem}"' for stem in dict.fromkeys(slot.token for slot in slots(" ".join(words)))]
@@ -702,3 +702,12 @@ def check_integrity(path: Path) -> str | None:
     if version != SCHEMA_VERSION:
         return f"written by another version (schema {version}, expected {SCHEMA_VERSION})"
     return None
+
+
+def remove_index_leftovers(index_path: Path) -> None:
+    """What a killed repair left (its half-built index and that index's WAL, which may hold
+    the text of any record).  The caller holds the index lock, so no repair is running."""
+    for leftover in index_path.parent.glob(index_path.name + ".rebuild*"):
+        if not leftover.name.endswith(".open-lock"):
+            with contextlib.suppress(FileNotFoundError):
+                leftover.unlink()

@@ -46,13 +46,16 @@ def _answer(produce: "Callable[[], Output]") -> dict[str, Any]:
 def build_server(repository: Path) -> "MCPServer":
     """The server, its tools described for the model: every parameter has a description, the
     closed vocabularies are enums, and each tool says whether it only reads (annotations).
-    comet's own modules are imported by the first call that needs them, not at startup."""
+    comet's own modules (but the contract's defaults) are imported by the first call that needs
+    them, not at startup."""
     from typing import Annotated, Literal
 
     from mcp.server.mcpserver import MCPServer
     from mcp.server.mcpserver.exceptions import ToolError
     from mcp.types import ToolAnnotations
     from pydantic import Field
+
+    from comet_git.provider import DEFAULT_BUDGET
 
     def described(text: str, **constraints: Any) -> Any:
         return Field(description=text, **constraints)
@@ -103,7 +106,7 @@ def build_server(repository: Path) -> "MCPServer":
         session: Session = None,
         context_budget: Annotated[
             int, described("At most this many characters of context items in full.", ge=200, le=50_000)
-        ] = 6000,
+        ] = DEFAULT_BUDGET,
     ) -> dict[str, Any]:
         """The memory that applies to this task (comet.task-context/v1): context items in full,
         manifest entries to expand, each with whyApplied and an applicationId. It journals what

@@ -13,13 +13,13 @@ from pathlib import Path
 
 import pytest
 
-import comet_git.director.select as select_module
 import comet_git.index
+import comet_git.provider.candidates as candidates_module
 from comet_git.config import read_layer, write_setting
 from comet_git.director.deliver import deliver
-from comet_git.director.select import Selection, TaskRequest, select
 from comet_git.journal.events import stable_id
 from comet_git.provider import Query, Remember
+from comet_git.provider.candidates import Selection, TaskRequest, select
 from comet_git.provider.local import LocalProvider
 from comet_git.records.model import Selectors
 from comet_git.store import Home
@@ -81,7 +81,7 @@ def outline(selection: Selection) -> tuple[object, ...]:
 def test_the_search_in_a_thread_selects_what_the_search_in_line_selects(
     provider: LocalProvider, monkeypatch: pytest.MonkeyPatch, everything: bool
 ) -> None:
-    monkeypatch.setattr(select_module, "SEARCH_APART_FROM", 0)  # a thread whatever the size
+    monkeypatch.setattr(candidates_module, "SEARCH_APART_FROM", 0)  # a thread whatever the size
     names = [store.name for store in provider.visible_stores()]
     with provider._open_index() as index:
         for request in REQUESTS:
@@ -106,7 +106,7 @@ def test_the_search_in_a_thread_is_used_from_the_size_on(
 
         select(index.connection, names, REQUESTS[0], index.has_fts, search=reader)
         assert opened == []
-        monkeypatch.setattr(select_module, "SEARCH_APART_FROM", 10)
+        monkeypatch.setattr(candidates_module, "SEARCH_APART_FROM", 10)
         select(index.connection, names, REQUESTS[0], index.has_fts, search=reader)
         assert opened == [True]
 
@@ -114,7 +114,7 @@ def test_the_search_in_a_thread_is_used_from_the_size_on(
 def test_a_failing_search_in_a_thread_fails_the_selection(
     provider: LocalProvider, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(select_module, "SEARCH_APART_FROM", 0)
+    monkeypatch.setattr(candidates_module, "SEARCH_APART_FROM", 0)
 
     def broken() -> object:
         raise OSError("no second connection")

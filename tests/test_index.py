@@ -12,8 +12,8 @@ import comet_git.index
 import comet_git.provider.sync
 from comet_git.provider import Query, Remember
 from comet_git.provider.local import LocalProvider
+from comet_git.provider.repair import repair
 from comet_git.records.model import Selectors
-from comet_git.repair import repair
 from comet_git.store import Home, read_with_state
 from tests.clihelp import invoke
 
@@ -157,7 +157,7 @@ def test_default_home_follows_platformdirs(monkeypatch: pytest.MonkeyPatch, tmp_
 
 
 def test_the_director_works_without_fts5(comet_home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from comet_git.director.select import TaskRequest
+    from comet_git.provider.candidates import TaskRequest
 
     monkeypatch.setattr(comet_git.index, "FTS5_ENABLED", False)
     provider = LocalProvider(Home(comet_home), None)

@@ -115,14 +115,17 @@ def test_the_wheel_holds_the_templates_and_hooks(tmp_path: Path) -> None:
 def test_the_fast_task_entry_knows_every_option_it_takes() -> None:
     """`comet task` is parsed without click when its arguments are plain; every option it
     does not parse itself must make it hand over to click (which then parses it fully)."""
-    from comet_git.entry import FAST_TASK_OPTIONS, parse_fast_task
+    from comet_git.commands.request_options import TASK_OPTIONS
+    from comet_git.entry import parse_fast_task
+
+    fast_options = {option.flag for option in TASK_OPTIONS}
 
     command = cli.commands["task"]
     value_options = {name for param in command.params if isinstance(param, click.Option) and not param.is_flag
                      for name in param.opts}  # fmt: skip
-    for name in value_options - set(FAST_TASK_OPTIONS):
+    for name in value_options - fast_options:
         assert parse_fast_task(["--task", "x", name, "v"]) is None, name
-    assert set(FAST_TASK_OPTIONS) <= value_options
+    assert fast_options <= value_options
     for flag in ("--complete", "--help", "-h", "--unknown"):
         assert parse_fast_task(["--task", "x", flag]) is None
     assert parse_fast_task(["--path", "src"]) == (

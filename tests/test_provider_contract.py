@@ -10,7 +10,6 @@ from pathlib import Path
 import pytest
 
 from comet_git.director.deliver import deliver
-from comet_git.director.select import TaskRequest
 from comet_git.errors import CometError, ConcurrentEditError, InvalidInputError, NotFoundError
 from comet_git.provider import (
     Amend,
@@ -23,6 +22,7 @@ from comet_git.provider import (
     Remember,
     Rollback,
 )
+from comet_git.provider.candidates import TaskRequest
 from comet_git.provider.local import LocalProvider
 from comet_git.provider.remote import RemoteProvider
 from comet_git.records.model import Evidence, Selectors

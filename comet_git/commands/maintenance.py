@@ -6,8 +6,8 @@ from pathlib import Path
 
 from comet_git.commands import Output
 from comet_git.errors import StoreError
-from comet_git.repair import RepairReport
-from comet_git.repair import repair as run_repair
+from comet_git.provider.repair import RepairReport
+from comet_git.provider.repair import repair as run_repair
 from comet_git.store import Home
 
 

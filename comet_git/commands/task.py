@@ -9,7 +9,8 @@ from typing import Any
 from comet_git.commands import Output
 from comet_git.diagnostics import log_failure
 from comet_git.director import service
-from comet_git.director.select import TaskRequest
+from comet_git.provider import DEFAULT_BUDGET, DEFAULT_MAX_ENTRIES
+from comet_git.provider.candidates import TaskRequest
 from comet_git.store import Home
 from comet_git.workspace import Workspace, open_workspace
 
@@ -21,8 +22,8 @@ def _request(ws: Workspace, options: dict[str, Any]) -> TaskRequest:
         path=options.get("request_path"),
         operation=options.get("operation"),
         phase=options.get("phase"),
-        budget=options.get("budget", 6000),
-        max_entries=options.get("max_entries", 12),
+        budget=options.get("budget", DEFAULT_BUDGET),
+        max_entries=options.get("max_entries", DEFAULT_MAX_ENTRIES),
         session=options.get("session"),
     )
 
@@ -40,8 +41,8 @@ def context(path: Path, options: dict[str, Any], *, record_applications: bool) -
             options.get("request_path"),
             operation=options.get("operation"),
             phase=options.get("phase"),
-            budget=options.get("budget", 6000),
-            max_entries=options.get("max_entries", 12),
+            budget=options.get("budget", DEFAULT_BUDGET),
+            max_entries=options.get("max_entries", DEFAULT_MAX_ENTRIES),
             session=options.get("session"),
         )
         data = service.empty_answer(None, request, "failed", [f"{type(error).__name__}: {error}"])

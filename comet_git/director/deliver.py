@@ -9,28 +9,26 @@ entries; `used` never exceeds `limit`.  An item whose text does not fit is offer
 manifest entry instead; what does not fit at all is counted in `omitted`, never dropped
 silently.
 
-Where each candidate goes is decided from the lengths the index keeps (`plan`), so that
-only the texts, titles and summaries actually delivered are ever read (select.py reads
-them for the plan's items; `deliver` then writes them out).
+Where each candidate goes is decided from the lengths the index keeps (`plan`); the candidate
+search (provider/candidates.py) reads texts, titles and summaries only for the candidates
+ranked high enough to be placed.
 """
 
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-if TYPE_CHECKING:  # select.py imports this module: no import cycle at run time
-    from comet_git.director.select import Candidate, Selection, TaskRequest
+from comet_git.provider.candidates import (
+    DIRECT_POLICIES,
+    SELECTED,
+    STANDING,
+    Candidate,
+    Selection,
+    TaskRequest,
+)
 
-DIRECT_POLICIES = 3  # proven policies delivered in full, beyond the core profile
 RESERVED = 5  # the best matches whose manifest entries keep their room under budget pressure
-
-# Tiers: what kind of match a candidate has (select.py).  Candidates rank by tier, then score.
-DIRECT = 4  # a path, a keyword, relevant text, or an operation/phase on a rule that fires on it alone
-SELECTED = 3  # an operation or phase selector matched, on a rule whose keywords the task does not name
-STANDING = 2  # a proven rule with no narrowing selector: "current project"
-COMMON = 1  # as SELECTED, on an operation or phase that most rules carry (edit): it tells little
-USED = 0  # at session start: any other rule that was applied successfully before
 
 
 class Plan:
@@ -141,10 +139,10 @@ def _add_manifest(planned: Plan, candidate: Candidate, budget: int) -> bool:
 
 
 def deliver(selection: Selection, request: TaskRequest) -> Delivery:
-    """The delivery select planned (and read the texts for): for the request it was given."""
-    planned_for, planned = selection.planned
-    if planned_for != request:
+    """What reaches the agent: the selection's candidates placed within the request's budget."""
+    if selection.request != request:
         raise ValueError("a selection is delivered for the request it was made for")
+    planned = plan(selection.candidates, selection.already_given, request)
     delivery = Delivery()
     delivery.used = planned.used
     delivery.omitted = planned.omitted

@@ -16,12 +16,12 @@ from typing import Any
 
 from comet_git.diagnostics import log_failure
 from comet_git.director.deliver import Delivery, deliver
-from comet_git.director.paths import normalize_request_path
-from comet_git.director.select import Selection, TaskRequest
 from comet_git.errors import CometError, InvalidInputError, NotFoundError, OtherProjectError
 from comet_git.journal.events import Event, random_id, session_episode
 from comet_git.journal.log import Journal
-from comet_git.provider import Query, RecordOutcome
+from comet_git.matching.paths import normalize_request_path
+from comet_git.provider import DEFAULT_BUDGET, DEFAULT_MAX_ENTRIES, Query, RecordOutcome
+from comet_git.provider.candidates import Selection, TaskRequest
 from comet_git.records.model import KNOWN_OPERATIONS, KNOWN_PHASES, OUTCOMES, utc_now
 from comet_git.store import atomic_write, file_lock
 from comet_git.workspace import Workspace
@@ -40,8 +40,8 @@ def make_request(
     path: str | None = None,
     operation: str | None = None,
     phase: str | None = None,
-    budget: int = 6000,
-    max_entries: int = 12,
+    budget: int = DEFAULT_BUDGET,
+    max_entries: int = DEFAULT_MAX_ENTRIES,
     session: str | None = None,
 ) -> TaskRequest:
     if budget < 0:

@@ -46,10 +46,11 @@ def learn(repository: Path) -> None:
     """`comet learn`, in this detached process: git has long returned.  A learn already
     running for the store makes this one skip it (the running one may have missed these
     events; they stay pending for the next)."""
-    from comet_git.commands.learning import run_learning
+    from comet_git.learning.learn import learn as learn_pending
     from comet_git.workspace import open_workspace
 
-    run_learning(open_workspace(repository))
+    ws = open_workspace(repository)
+    learn_pending(ws.provider(), learning=bool(ws.setting("memory.learning").value))
 
 
 def main(argv: list[str]) -> int:

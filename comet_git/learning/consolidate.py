@@ -42,9 +42,9 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from comet_git.director.text import slots, tokens
 from comet_git.errors import NotFoundError
 from comet_git.learning.signals import about_answer_language, without_cues
+from comet_git.matching.text import slots, tokens
 from comet_git.provider import Amend, MachineProvider, Query, Remember
 from comet_git.records.model import MAX_EVIDENCE, Evidence, Record, record_from_json
 

@@ -13,10 +13,13 @@ from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 from comet_git.records.model import Evidence, Selectors
 
 if TYPE_CHECKING:  # the director is imported only by the commands that retrieve
-    from comet_git.director.select import Selection, TaskRequest
+    from comet_git.provider.candidates import Selection, TaskRequest
     from comet_git.store import ScopeStore
 
 PROVIDER_SCHEMA = "comet.provider/v1"
+# A Context Director request's defaults: characters of memory, and manifest entries, at most.
+DEFAULT_BUDGET = 6000
+DEFAULT_MAX_ENTRIES = 12
 
 
 class RecordView(NamedTuple):

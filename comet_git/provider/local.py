@@ -53,7 +53,7 @@ from comet_git.records.model import (
 from comet_git.store import Home, ScopeStore, all_or_nothing, file_lock, write_failure
 
 if TYPE_CHECKING:
-    from comet_git.director.select import TaskRequest
+    from comet_git.provider.candidates import TaskRequest
     from comet_git.provider.writes import StoreWriter
 
 FULL_SCAN_SECONDS = 60.0  # the hot path rescans every file at most this often (in the background)
@@ -372,7 +372,7 @@ class LocalProvider:
         return result
 
     def _select(self, request: TaskRequest, stores: list[ScopeStore], every_row: bool) -> QueryResult:
-        from comet_git.director.select import select
+        from comet_git.provider.candidates import select
 
         names = [s.name for s in stores]
         with self._open_index(memory_map=False) as index:
@@ -485,7 +485,7 @@ class LocalProvider:
             # A process other than comet holds a read transaction open, keeping old pages of the
             # index alive: build a new index from the files (which no longer hold the content)
             # and swap it in.
-            from comet_git.repair import repair
+            from comet_git.provider.repair import repair
 
             try:
                 repair(self.home, check_only=False)

@@ -42,7 +42,7 @@ from comet_git.provider import (
 from comet_git.records.model import Evidence, Selectors
 
 if TYPE_CHECKING:
-    from comet_git.director.select import Candidate, Selection, TaskRequest
+    from comet_git.provider.candidates import Candidate, Selection, TaskRequest
 
 
 class WireError(InvalidInputError):
@@ -149,7 +149,7 @@ def task_request_to_json(request: TaskRequest) -> dict[str, Any]:
 
 
 def task_request_from_json(value: Any) -> TaskRequest:
-    from comet_git.director.select import TaskRequest
+    from comet_git.provider.candidates import TaskRequest
 
     where = "task request"
     data = _mapping(value, where)
@@ -220,7 +220,7 @@ def _candidate_to_json(candidate: Candidate) -> list[Any]:
 
 
 def _candidate_from_json(value: Any) -> Candidate:
-    from comet_git.director.select import Candidate
+    from comet_git.provider.candidates import Candidate
 
     if not isinstance(value, list) or len(value) != len(_CANDIDATE_SLOTS):
         raise WireError(f"selection: a candidate must be an array of {len(_CANDIDATE_SLOTS)} values")
@@ -238,43 +238,24 @@ def _candidate_from_json(value: Any) -> Candidate:
 
 
 def selection_to_json(selection: Selection) -> dict[str, Any]:
-    request, planned = selection.planned
-    position = {id(candidate): number for number, candidate in enumerate(selection.candidates)}
     return {
         "candidates": [_candidate_to_json(candidate) for candidate in selection.candidates],
         "excluded": selection.excluded,
         "alreadyGiven": selection.already_given,
-        "request": task_request_to_json(request),
-        "plan": {
-            "placed": [[position[id(candidate)], in_full] for candidate, in_full in planned.placed],
-            "manifestSize": planned.manifest_size,
-            "used": planned.used,
-            "omitted": planned.omitted,
-        },
+        "request": task_request_to_json(selection.request),
     }
 
 
 def selection_from_json(value: Any) -> Selection:
-    from comet_git.director.deliver import Plan
-    from comet_git.director.select import Selection
+    from comet_git.provider.candidates import Selection
 
     where = "selection"
     data = _mapping(value, where)
-    candidates = [_candidate_from_json(item) for item in _field(data, "candidates", list, where)]
-    plan_data = _mapping(data.get("plan"), where)
-    planned = Plan()
-    try:
-        planned.placed = [(candidates[number], bool(full)) for number, full in plan_data["placed"]]
-    except (IndexError, TypeError, ValueError, KeyError):
-        raise WireError("selection: the plan names a candidate that was not sent") from None
-    planned.manifest_size = _field(plan_data, "manifestSize", int, where)
-    planned.used = _field(plan_data, "used", int, where)
-    planned.omitted = dict(_field(plan_data, "omitted", dict, where))
     return Selection(
-        candidates,
+        [_candidate_from_json(item) for item in _field(data, "candidates", list, where)],
         dict(_field(data, "excluded", dict, where)),
         _field(data, "alreadyGiven", int, where),
-        (task_request_from_json(data.get("request")), planned),
+        task_request_from_json(data.get("request")),
     )
 
 

@@ -14,7 +14,7 @@ import os
 from pathlib import Path
 
 from comet_git.errors import CometError, ConcurrentEditError, NotFoundError
-from comet_git.index import FileRow, Index
+from comet_git.index import FileRow, Index, remove_index_leftovers
 from comet_git.provider import RecordOutcome
 from comet_git.records import profile, tombstones
 from comet_git.records.codec import parse_record, render_record, update_record_text
@@ -288,7 +288,6 @@ class StoreWriter:
         hold the index lock shared, so no repair is running).  Removed before this command
         writes anything, so that its own undo copies are not among them."""
         from comet_git.journal.log import Journal
-        from comet_git.repair import remove_index_leftovers
 
         with file_lock(Journal(self.store).lock_path):
             remove_temporaries(self.store.root)

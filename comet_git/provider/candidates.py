@@ -1,4 +1,6 @@
-"""Matching and ranking (SPEC §8): which records apply to a request, how well, and why.
+"""The candidate search behind the provider contract (SPEC §8): which records apply to a
+request, how well, and why.  It runs where the records are (the local index, or the server's),
+and hands the director the applicable records, best first, with the texts delivery may need.
 
 Order of the checks: project → path → task → operation → phase.
 
@@ -8,7 +10,7 @@ records (none of these are even read), and a record whose `paths`, `operations` 
 a dimension the request leaves out excludes nothing.
 
 A candidate is delivered only with at least one positive match, and candidates rank by the
-kind of match (their tier, deliver.py) first:
+kind of match (their tier) first:
 
     DIRECT    a path selector that matched, a `tasks` keyword the task mentions (or names through
               its concept), text relevant to the task, or an operation or phase selector that
@@ -44,11 +46,19 @@ from collections.abc import Callable
 from operator import attrgetter
 from typing import Any, NamedTuple
 
-from comet_git.director.deliver import COMMON, DIRECT, DIRECT_POLICIES, SELECTED, STANDING, USED, Plan, plan
-from comet_git.director.paths import match as path_match
-from comet_git.director.paths import request_keys
-from comet_git.director.text import Slot, TaskText, bm25_scores, coverage, fts_query, mentions, unique_slots
+from comet_git.matching.paths import match as path_match
+from comet_git.matching.paths import request_keys
+from comet_git.matching.text import Slot, TaskText, bm25_scores, coverage, fts_query, mentions, unique_slots
+from comet_git.provider import DEFAULT_BUDGET, DEFAULT_MAX_ENTRIES
 
+# Tiers: what kind of match a candidate has.  Candidates rank by tier, then score.
+DIRECT = 4  # a path, a keyword, relevant text, or an operation/phase on a rule that fires on it alone
+SELECTED = 3  # an operation or phase selector matched, on a rule whose keywords the task does not name
+STANDING = 2  # a proven rule with no narrowing selector: "current project"
+COMMON = 1  # as SELECTED, on an operation or phase that most rules carry (edit): it tells little
+USED = 0  # at session start: any other rule that was applied successfully before
+
+DIRECT_POLICIES = 3  # proven policies delivered in full, beyond the core profile (director/deliver.py)
 LEXICAL_FLOOR = 0.2  # relevance below this is no match by itself (it still orders other matches)
 STRONG_RELEVANCE = 0.5  # relevance from which text alone counts as a direct match
 
@@ -59,8 +69,8 @@ class TaskRequest(NamedTuple):
     path_is_dir: bool = False
     operation: str | None = None
     phase: str | None = None
-    budget: int = 6000
-    max_entries: int = 12
+    budget: int = DEFAULT_BUDGET
+    max_entries: int = DEFAULT_MAX_ENTRIES
     session: str | None = None
     already_given: frozenset[str] = frozenset()  # by earlier calls of the same session
 
@@ -84,7 +94,7 @@ class TaskRequest(NamedTuple):
 
 class Candidate:
     """A record that applies, as ranked.  Delivery is planned from its lengths; title, summary
-    and text are read afterwards, for the candidates the plan delivers."""
+    and text are read only for the candidates ranked high enough to be placed (`reached`)."""
 
     __slots__ = (
         "id", "lifecycle", "manifest_length", "memory_type", "reached", "rowid", "scope", "score", "strong",
@@ -123,19 +133,19 @@ class Candidate:
 
 
 class Selection:
-    __slots__ = ("already_given", "candidates", "excluded", "planned")
+    __slots__ = ("already_given", "candidates", "excluded", "request")
 
     def __init__(
         self,
         candidates: list[Candidate],
         excluded: dict[str, str],
         already_given: int,
-        planned: tuple[TaskRequest, Plan],
+        request: TaskRequest,
     ) -> None:
         self.candidates = candidates  # applicable and positively matched (or core-profile), best first
         self.excluded = excluded  # id -> the condition that excluded it (for explain; see select)
         self.already_given = already_given  # applicable, but given earlier in this session
-        self.planned = planned  # the request, and the delivery planned for it (whose texts were read)
+        self.request = request  # what it was selected for
 
 
 DETAIL_SLACK = 24  # candidates considered beyond what max-entries needs, for budget skips
@@ -212,9 +222,8 @@ def select(
         others = [c for c in chosen if c.memory_type != "core-profile"]
         for candidate in others[reach:]:
             candidate.reached = False
-    planned = plan(chosen, len(given), request)
-    _read_delivered(connection, planned)
-    return Selection(chosen, excluded, len(given), (request, planned))
+    _read_texts(connection, [c for c in chosen if c.reached])
+    return Selection(chosen, excluded, len(given), request)
 
 
 class _Ranker:
@@ -612,12 +621,13 @@ def _history(outcomes: str, why: list[str]) -> float:
     return 0.5 * min(success, 4) - 0.25 * ignored - 1.0 * corrected - 1.5 * failed
 
 
-def _read_delivered(connection: Any, planned: Plan) -> None:
-    """Title, summary and text of the candidates the plan delivers (and of no other); and, for
-    each that contradicts a live record the tool could not settle, a whyApplied that says so."""
-    if not planned.placed:
+def _read_texts(connection: Any, candidates: list[Candidate]) -> None:
+    """Title, summary and text of the candidates delivery may place (the ones reached: of the
+    rest it needs only the lengths); and, for each that contradicts a live record the tool could
+    not settle, a whyApplied that says so."""
+    if not candidates:
         return
-    by_rowid = {candidate.rowid: candidate for candidate, _ in planned.placed}
+    by_rowid = {candidate.rowid: candidate for candidate in candidates}
     rows = connection.execute(
         "SELECT r.rowid, r.title, r.summary, t.body, json_extract(r.json, '$.conflictsWith')"
         " FROM records r JOIN record_texts t ON t.record = r.rowid"

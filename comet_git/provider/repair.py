@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from comet_git.errors import RecordFormatError
-from comet_git.index import Index, build_fresh, check_integrity, swap_in
+from comet_git.index import Index, build_fresh, check_integrity, remove_index_leftovers, swap_in
 from comet_git.journal.log import Journal
 from comet_git.provider.sync import StoreSync, scan
 from comet_git.records.codec import parse_record
@@ -82,15 +82,6 @@ def repair(home: Home, *, check_only: bool) -> RepairReport:
             last_good = _served_versions(home)
         reports = _rebuild(home, last_good, notes)
     return RepairReport(False, str(home.index_path), problem, True, reports)
-
-
-def remove_index_leftovers(index_path: Path) -> None:
-    """What a killed repair left (its half-built index and that index's WAL, which may hold
-    the text of any record).  The caller holds the index lock, so no repair is running."""
-    for leftover in index_path.parent.glob(index_path.name + ".rebuild*"):
-        if not leftover.name.endswith(".open-lock"):
-            with contextlib.suppress(FileNotFoundError):
-                leftover.unlink()
 
 
 def _take_in_pending_edits(home: Home, notes: dict[str, list[str]]) -> None:

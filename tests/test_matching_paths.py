@@ -1,5 +1,5 @@
 """Path selectors: the string matching of common pattern shapes agrees with the regular
-expressions pathspec compiles them to (comet_git/director/paths.py)."""
+expressions pathspec compiles them to (comet_git/matching/paths.py)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import re
 
 import pathspec
 
-from comet_git.director import paths
+from comet_git.matching import paths
 
 PATTERNS = [
     "src/auth/**", "src/auth/", "src/auth", "/src/auth", "src/auth/*.py", "tests/**/*.py", "docs/core.md",
