@@ -791,8 +791,8 @@ def serve(
 ) -> None:
     """Serve memory over HTTP (comet.provider/v1) for clients whose memory.provider is remote.
 
-    Needs the server extra: pip install 'comet-git[server]'.  One store per user under
-    --data, laid out as a COMET_HOME is; GET /openapi.json describes the endpoints.
+    Needs the server extra: pip install '.[server]' in a checkout of this repository.  One store
+    per user under --data, laid out as a COMET_HOME is; GET /openapi.json describes the endpoints.
     Example: comet serve --port 8765 --data /srv/comet
     """
     if ctx.invoked_subcommand is not None:

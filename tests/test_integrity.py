@@ -364,7 +364,8 @@ def test_bad_selectors_and_a_blank_title_are_refused(
     remember(repo, "Prefer small commits.")
     mem("list", cwd=repo)
     before = snapshot(comet_home)
-    refused(run_comet("memory", "remember", "--text", "Check the auth flow.", flag, value, cwd=repo))
+    # A bad value of an option is a usage error (exit 2), as for every option of remember.
+    refused(run_comet("memory", "remember", "--text", "Check the auth flow.", flag, value, cwd=repo), 2)
     assert snapshot(comet_home) == before
 
 

@@ -391,6 +391,7 @@ def change_to_json(change: Change) -> dict[str, Any]:
             "outcome": change.outcome,
             "appliedAt": change.applied_at,
             "whyApplied": list(change.why_applied),
+            "replaces": change.replaces,
         }
     return {
         "kind": "amend",
@@ -439,6 +440,7 @@ def change_from_json(value: Any) -> Change:
             _field(data, "outcome", str, where),
             _field(data, "appliedAt", str, where),
             _strings(data, "whyApplied", where),
+            _optional(data, "replaces", str, where),
         )
     if kind == "amend":
         return _amend_from_json(data)

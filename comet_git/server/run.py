@@ -66,7 +66,7 @@ def serve(listening: Listening) -> None:
     except ImportError as error:
         raise CometError(
             f"`comet serve` needs the server extra ({error.name} is missing)",
-            hint="pip install 'comet-git[server]'",
+            hint="install the server extra: pip install '.[server]' in a checkout of this repository",
         ) from None
     listening.data.mkdir(parents=True, exist_ok=True, mode=0o700)
     uvicorn.run(
