@@ -1,4 +1,4 @@
-"""Settings: the switches of SPEC §11 (`memory.learning`, `memory.retrieval`) and where memory
+"""Settings: the switches (README: Switches: `memory.learning`, `memory.retrieval`) and where memory
 lives (`memory.provider`: local or remote; `memory.remote.url`, `memory.remote.timeout`).
 
 Layers, later ones win: the defaults; the repository's optional, committable

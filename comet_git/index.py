@@ -584,7 +584,7 @@ def _outcomes(record: Record) -> str:
 
 
 def _word_set(values: Sequence[str]) -> str:
-    """',edit,commit,': lowercase words a SQL instr() can look for (SPEC: case-insensitive)."""
+    """',edit,commit,': lowercase words a SQL instr() can look for (selectors match case-insensitively)."""
     return "," + ",".join(value.lower() for value in values) + "," if values else ""
 
 

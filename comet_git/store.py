@@ -1,4 +1,4 @@
-"""Where data lives (SPEC §2) and how it is written: atomically, under a lock,
+"""Where data lives (README: Where your memory lives) and how it is written: atomically, under a lock,
 owner-only, and never over a file somebody else changed since we read it."""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
-"""The Context Director end to end (SPEC §8, §9, §13): `comet task`, `comet memory
-retrieve` and `comet memory explain` over real git repositories and stores.
+"""The Context Director end to end (README: The Context Director, Lifecycle, Failure isolation):
+`comet task`, `comet memory retrieve` and `comet memory explain` over real git repositories and stores.
 
 Matching (hard exclusions, gitignore-style paths from the root, a subdirectory and a
 linked worktree, case-insensitive operations and phases, the positive match), ranking
@@ -300,7 +300,7 @@ def test_a_positive_match_is_required_except_for_core_profile_and_standing_rules
 
 
 def test_an_explicit_rule_without_selectors_stands_for_the_whole_project(repo: Path) -> None:
-    """SPEC §8: it matches "current project", below every direct match."""
+    """A standing rule (README: The Context Director) matches "current project", below every direct match."""
     standing = remember(repo, "From now on we use uv for every Python dependency in this repo.")
     direct = remember(repo, "Parser errors carry the line and column.", "--task", "parser")
     data = task(repo, "fix the parser crash")
@@ -784,8 +784,8 @@ def test_at_most_one_mode_is_given(repo: Path) -> None:
 
 
 def test_no_task_text_is_the_session_start_request(repo: Path) -> None:
-    """SPEC §8 session start: the core profile, the project's standing rules in full, then the
-    most used other rules as manifest entries; nothing that only a task would pull in."""
+    """Session start (README: The Context Director): the core profile, the project's standing rules
+    in full, then the most used other rules as manifest entries; nothing that only a task would pull in."""
     core = remember(repo, "Reply to me in English.", "--type", "core-profile", "--scope", "global")
     lint = remember(repo, "Always run make lint before committing.", "--operation", "commit")
     uv = remember(repo, "We use uv for every Python dependency in this repo.")

@@ -1,4 +1,5 @@
-"""profile.md (SPEC §4): the readable projection of one scope's records, and the parser of its hand edits."""
+"""profile.md (README: The record): the readable projection of one scope's records, and the parser
+of its hand edits."""
 
 from __future__ import annotations
 

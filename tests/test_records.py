@@ -1,4 +1,4 @@
-"""The record (SPEC §4): the one strict parser, the front-matter codec, and its round-trips."""
+"""The record (README: The record): the one strict parser, the front-matter codec, and its round-trips."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """comet agent-hook --host HOST EVENT: answer a coding agent's hook call.
 
-This is an agent-facing boundary (SPEC §13): whatever happens (bad JSON, a broken
+This is an agent-facing boundary (README: Failure isolation): whatever happens (bad JSON, a broken
 store, a bug, a slow disk) the host gets a valid answer and exit code 0, and what
 went wrong goes to the diagnostics log.  The work runs in a daemon thread that is
 given about a second; after that the host gets its empty answer and the process
@@ -119,7 +119,7 @@ def _answer_or_log(
             _finish_capture(parsed)
             return ""
         return context_answer(parsed, _with_session(_handle(parsed), parsed.session))
-    except Exception as error:  # the agent-hook boundary of SPEC §13: logged, never raised
+    except Exception as error:  # the agent-hook boundary (README: Failure isolation): logged, never raised
         _log(error, host=host, event=event)
         return empty_answer(host, event)
 

@@ -33,7 +33,7 @@ def context(path: Path, options: dict[str, Any], *, record_applications: bool) -
     try:
         ws = open_workspace(path)
         request = _request(ws, options)
-    except Exception as error:  # the retrieval boundary of SPEC §13: logged, never raised
+    except Exception as error:  # the retrieval boundary (README: Failure isolation): logged, never raised
         with contextlib.suppress(Exception):
             log_failure(Home.from_environment().diagnostics_log, "task retrieval", error, path=str(path))
         request = TaskRequest(

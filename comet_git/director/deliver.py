@@ -1,4 +1,4 @@
-"""Progressive delivery within a character budget (SPEC §8).
+"""Progressive delivery within a character budget (README: The Context Director).
 
 1. core-profile records: full text;
 2. a few (DIRECT_POLICIES) directly matching proven collaboration policies: full text;

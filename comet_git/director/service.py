@@ -101,7 +101,7 @@ def task_context(ws: Workspace, request: TaskRequest, *, record_applications: bo
         delivery = deliver(_select(ws, request), request)
         if not record_applications:
             _drop_application_ids(delivery)
-    except Exception as error:  # the agent's workflow is never blocked (SPEC §13)
+    except Exception as error:  # the agent's workflow is never blocked (README: Failure isolation)
         log_failure(ws.home.diagnostics_log, "task retrieval", error, task=request.task)
         answer = empty_answer(
             ws.project_key,

@@ -1,4 +1,4 @@
-"""Install, inspect and remove comet's git hooks (SPEC §6).
+"""Install, inspect and remove comet's git hooks (README: Git hooks).
 
 Each hook is a small shell shim rendered from ``hooks/git/shim.sh``.  A marker line
 (``# comet-git-hook: N``) tells our own scripts, of any version, from everybody else's.

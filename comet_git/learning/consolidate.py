@@ -17,7 +17,7 @@ Chinese works too):
   when one topic only contains the other ("add type hints" and "don't add type hints to
   tests"), it is a *possible conflict*: a change of mind, or an exception; the tool is not sure.
 
-What happens then depends on who said what (SPEC §10: inferred content never
+What happens then depends on who said what (README: Managing memory: inferred content never
 overwrites explicit text):
 - an explicit statement supersedes (linked both ways) the records that apply in the same
   place (paths, operations, phases) that it conflicts with, and the inferred ones in the

@@ -23,7 +23,7 @@ DEFAULT_MAX_ENTRIES = 12
 
 
 class RecordView(NamedTuple):
-    """A record as a provider returns it: its JSON (all SPEC §4 keys, `text`, `state`)."""
+    """A record as a provider returns it: its JSON (every key of README: The record, `text`, `state`)."""
 
     id: str
     state: str  # "live" | "forgotten"
@@ -125,7 +125,7 @@ class Correct(NamedTuple):
 
 
 class RecordOutcome(NamedTuple):
-    """Feedback on one delivery of a record (SPEC §9): counts, and the lifecycle it moves."""
+    """Feedback on one delivery of a record (README: Lifecycle): counts, and the lifecycle it moves."""
 
     id: str
     outcome: str

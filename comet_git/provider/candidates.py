@@ -1,4 +1,4 @@
-"""The candidate search behind the provider contract (SPEC §8): which records apply to a
+"""The candidate search behind the provider contract (README: The Context Director): which records apply to a
 request, how well, and why.  It runs where the records are (the local index, or the server's),
 and hands the director the applicable records, best first, with the texts delivery may need.
 

@@ -61,7 +61,7 @@ def _counted(record: Record, outcome: RecordOutcome) -> dict[str, int]:
 
 
 def _lifecycle_after(record: Record, outcome: RecordOutcome, counts: dict[str, int]) -> str:
-    """SPEC §9: a success promotes a trial record, a correction or a failure lowers an inferred
+    """(README: Lifecycle) A success promotes a trial record, a correction or a failure lowers an inferred
     proven one.  A report that replaces an earlier one also takes back what that one did when
     nothing else in the counts still stands for it."""
     lifecycle = record.lifecycle
@@ -313,7 +313,7 @@ class StoreWriter:
     # -- feedback ---------------------------------------------------------------
 
     def record_outcome(self, outcome: RecordOutcome) -> Record:
-        """Count the outcome and move the lifecycle (SPEC §9).  Bookkeeping, not a new
+        """Count the outcome and move the lifecycle (README: Lifecycle).  Bookkeeping, not a new
         version, except when repeated failures retire an inferred record: that is a
         change of what the record is, kept in its history."""
         path, raw, state, current = self.live_file(outcome.id)

@@ -1,4 +1,4 @@
-"""The record (SPEC §4) as typed, immutable values, and the one strict parser
+"""The record (README: The record) as typed, immutable values, and the one strict parser
 that builds them from a front-matter mapping."""
 
 from __future__ import annotations
@@ -203,7 +203,7 @@ class Record(NamedTuple):
         return {key: values[key] for key in FIELD_ORDER if values[key] is not None}
 
     def to_json(self) -> dict[str, Any]:
-        """Every front-matter key of SPEC §4 (nulls and empty lists included) plus `text`."""
+        """Every front-matter key of README: The record (nulls and empty lists included) plus `text`."""
         return {
             "id": self.id,
             "title": self.title,
