@@ -152,6 +152,17 @@ def atomic_write(
     A failed write (a full disk) is a StoreError that says so; the file is as it was.
     """
     payload = data.encode("utf-8") if isinstance(data, str) else data
+    _replace(path, payload, expected, mode, durable=True)
+    return FileState.of_bytes(payload, os.stat(path))
+
+
+def replace_state_file(path: Path, data: str) -> None:
+    """atomic_write for machine state that a crash of the machine may lose (what a session was
+    given): whole or as it was, but neither fsynced nor hashed, for the agent's hot path."""
+    _replace(path, data.encode("utf-8"), None, FILE_MODE, durable=False)
+
+
+def _replace(path: Path, payload: bytes, expected: Expectation, mode: int, *, durable: bool) -> None:
     undo = _current_undo()
     if undo is not None:
         undo.save(path)
@@ -161,7 +172,8 @@ def atomic_write(
         fd = os.open(temp_name, os.O_WRONLY | os.O_CREAT | os.O_EXCL, mode)
         try:
             write_all(fd, payload)
-            os.fsync(fd)
+            if durable:
+                os.fsync(fd)
         finally:
             os.close(fd)
         os.chmod(temp_name, mode)
@@ -174,8 +186,8 @@ def atomic_write(
         if isinstance(error, OSError):
             raise write_failure(path, error) from error
         raise
-    fsync_dir(path.parent)
-    return FileState.of_bytes(payload, os.stat(path))
+    if durable:
+        fsync_dir(path.parent)
 
 
 def fsync_dir(path: Path) -> None:

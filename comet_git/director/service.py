@@ -23,7 +23,7 @@ from comet_git.matching.paths import normalize_request_path
 from comet_git.provider import DEFAULT_BUDGET, DEFAULT_MAX_ENTRIES, Query, RecordOutcome
 from comet_git.provider.candidates import Selection, TaskRequest
 from comet_git.records.model import KNOWN_OPERATIONS, KNOWN_PHASES, OUTCOMES, utc_now
-from comet_git.store import atomic_write, file_lock
+from comet_git.store import file_lock, replace_state_file
 from comet_git.workspace import Workspace
 
 TASK_SCHEMA = "comet.task-context/v1"
@@ -229,7 +229,9 @@ def _journal_delivery(ws: Workspace, request: TaskRequest, delivery: Delivery) -
     context: dict[str, Any] = (
         {"request": request.to_json(), "items": items} if items else {"request": request.to_json()}
     )
-    _journal(ws).append([_event(ws, kind, request.session, context)], fresh_ids=True)
+    # Not fsynced: this runs at every task of an agent, and a crash of the machine that loses it
+    # costs only the counts of an outcome reported for it later.
+    _journal(ws).append([_event(ws, kind, request.session, context)], fresh_ids=True, durable=False)
 
 
 def _event(ws: Workspace, kind: str, session: str | None, context: dict[str, Any], **extra: Any) -> Event:
@@ -276,7 +278,9 @@ def _session_remember(ws: Workspace, session: str | None, delivery: Delivery) ->
     path = _session_path(ws, session)
     with file_lock(path.with_suffix(".lock")):
         given = _session_given(ws, session) | {item["id"] for item in [*delivery.context, *delivery.manifest]}
-        atomic_write(path, json.dumps({"session": session, "given": sorted(given), "updatedAt": utc_now()}))
+        replace_state_file(
+            path, json.dumps({"session": session, "given": sorted(given), "updatedAt": utc_now()})
+        )
 
 
 # -- expansion, feedback, completion ---------------------------------------------------

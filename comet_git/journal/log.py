@@ -87,7 +87,12 @@ class Journal:
     # -- writing ----------------------------------------------------------------
 
     def append(
-        self, events: Sequence[Event], *, known_ids: set[str] | None = None, fresh_ids: bool = False
+        self,
+        events: Sequence[Event],
+        *,
+        known_ids: set[str] | None = None,
+        fresh_ids: bool = False,
+        durable: bool = True,
     ) -> AppendResult:
         """Redact, deduplicate and append `events`; returns what was added.
 
@@ -95,6 +100,9 @@ class Journal:
         re-reading the month files for every batch; it is updated in place.
         `fresh_ids` says the ids were just drawn at random (a delivery, an outcome):
         nothing to deduplicate, so the month file is not read at all.
+        `durable=False` skips the fsync: the lines are written whole (a killed process loses
+        nothing), only a crash of the machine itself may lose them.  For what can be lost at
+        that cost: a record of what `comet task` delivered, on the agent's hot path.
         """
         result = AppendResult()
         if not events:
@@ -117,7 +125,7 @@ class Journal:
                         continue
                     present.add(event.event_id)
                     fresh.append(redacted(event))
-                _append_lines(path, b"".join(serialize(event) for event in fresh))
+                _append_lines(path, b"".join(serialize(event) for event in fresh), durable)
                 result.added.extend(fresh)
         return result
 
@@ -243,7 +251,7 @@ def read_file(path: Path, problems: list[JournalProblem] | None = None) -> Itera
                     )
 
 
-def _append_lines(path: Path, data: bytes) -> None:
+def _append_lines(path: Path, data: bytes, durable: bool = True) -> None:
     """Append whole lines, or nothing: an append is acknowledged only once every byte is
     written and flushed.  The caller holds the journal lock, so cutting the file back to
     its old length cannot cut another writer's lines."""
@@ -259,7 +267,8 @@ def _append_lines(path: Path, data: bytes) -> None:
             data = b"\n" + data  # leave a torn line behind on its own; start afresh
         try:
             write_all(fd, data)
-            os.fsync(fd)
+            if durable:
+                os.fsync(fd)
         except OSError as error:
             with contextlib.suppress(OSError):
                 os.ftruncate(fd, size)  # the journal as it was: no torn fragment of ours
