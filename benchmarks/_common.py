@@ -135,8 +135,9 @@ def _note(message: str) -> None:
     print(f"[setup] {message}", file=sys.stderr, flush=True)
 
 
-def build_venv(target: Path) -> Path:
-    """A fresh venv with comet-git installed (non-editable) and byte-compiled; returns its python."""
+def build_venv(target: Path, extras: str = "") -> Path:
+    """A fresh venv with comet-git installed (non-editable, with `extras`) and byte-compiled;
+    returns its python."""
     source = target.parent / "src"
     shutil.copytree(REPO_ROOT, source, ignore=_COPY_IGNORE)
     _note(f"creating venv {target}")
@@ -144,8 +145,9 @@ def build_venv(target: Path) -> Path:
     python = target / "bin" / "python"
     _note("pip install (non-editable) ...")
     started = time.perf_counter()
+    requirement = f"{source}[{extras}]" if extras else str(source)
     run_checked(
-        [str(python), "-m", "pip", "install", "--quiet", "--disable-pip-version-check", str(source)],
+        [str(python), "-m", "pip", "install", "--quiet", "--disable-pip-version-check", requirement],
         env={k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"},
     )
     _note(f"installed in {time.perf_counter() - started:.1f} s")
@@ -167,7 +169,7 @@ def compile_site_packages(python: Path) -> None:
 
 
 @contextlib.contextmanager
-def bench_environment(args: argparse.Namespace) -> Iterator[BenchEnv]:
+def bench_environment(args: argparse.Namespace, extras: str = "") -> Iterator[BenchEnv]:
     work = Path(tempfile.mkdtemp(prefix="comet-bench-"))
     try:
         if args.python:
@@ -175,7 +177,7 @@ def bench_environment(args: argparse.Namespace) -> Iterator[BenchEnv]:
             if not python.exists():
                 raise SystemExit(f"--python {python} does not exist")
         else:
-            python = build_venv(work / "venv")
+            python = build_venv(work / "venv", extras)
         comet = python.parent / "comet"
         if not comet.exists():
             raise SystemExit(f"{comet} does not exist: is comet-git installed in that venv?")

@@ -8,6 +8,8 @@ provider, and with learning or retrieval switched off.
 from __future__ import annotations
 
 import difflib
+import json
+import re
 from collections import Counter
 from typing import Any, NamedTuple
 
@@ -16,7 +18,7 @@ from comet_git.commands import memory as memory_commands
 from comet_git.commands import task as task_commands
 from comet_git.errors import InvalidInputError
 from comet_git.journal.events import EVENT_TYPES
-from comet_git.provider import Amend, Correct, Forget, Query, Rollback
+from comet_git.provider import Amend, Correct, Forget, Provider, Query, QueryResult, Rollback
 from comet_git.records.model import AUTHORITIES, LIFECYCLES, MEMORY_CLASSES, MEMORY_TYPES, SCOPES
 from comet_git.workspace import Workspace
 
@@ -34,34 +36,89 @@ REQUEST_FIELDS = ("task", "path", "operation", "phase", "budget", "max_entries")
 
 
 def all_records(ws: Workspace) -> list[dict[str, Any]]:
-    return [view.as_dict() for view in ws.provider().query(Query()).records]
+    return parse_records(record_texts(ws.provider().query(Query())))
+
+
+def record_texts(result: QueryResult) -> list[bytes]:
+    """Each record of a query's answer as its own JSON text, unparsed: a page of ten thousand
+    records parses only the fifty it shows.  The Local provider answers one piece per record;
+    any other layout of the array is parsed once and split."""
+    pieces = result.records_json
+    if len(pieces) >= 2 and pieces[0] == b"[" and pieces[-1] == b"]":
+        texts = [piece.rstrip().removesuffix(b",") for piece in pieces[1:-1]]
+        if all(text.startswith(b"{") and text.endswith(b"}") for text in texts):
+            return texts
+    return [json.dumps(item, ensure_ascii=False).encode() for item in json.loads(b"".join(pieces) or b"[]")]
+
+
+def parse_records(texts: list[bytes]) -> list[dict[str, Any]]:
+    return [json.loads(text) for text in texts]
+
+
+def field_counts(texts: list[bytes]) -> dict[str, Counter[str]]:
+    """How often each value of the COUNTED fields occurs, in one pass over the unparsed records.
+    Inside a JSON string every quote is escaped, so `"key": "` only matches a real key, and these
+    keys occur once a record, at its top level (evidence and application use other names)."""
+    counts: dict[str, Counter[str]] = {key: Counter() for key in COUNTED.values()}
+    for key, value in COUNTED_FIELD.findall(b"\n".join(texts)):
+        counts[key.decode()][value.decode()] += 1
+    return {name: counts[key] for name, key in COUNTED.items()}
+
+
+COUNTED = {
+    "scope": "scope",
+    "type": "memoryType",
+    "class": "memoryClass",
+    "lifecycle": "lifecycle",
+    "authority": "authority",
+}
+COUNTED_FIELD = re.compile(
+    rb'"(' + b"|".join(key.encode() for key in COUNTED.values()) + rb')":\s*"([^"\\]*)"'
+)
 
 
 # -- overview -----------------------------------------------------------------------
 
 
 def overview(ws: Workspace) -> dict[str, Any]:
-    status = memory_commands.status(ws).data
-    assert status is not None
-    records = all_records(ws)
-    counts = {
-        name: Counter(str(record[key]) for record in records)
-        for name, key in (
-            ("scope", "scope"),
-            ("type", "memoryType"),
-            ("class", "memoryClass"),
-            ("lifecycle", "lifecycle"),
-            ("authority", "authority"),
-        )
+    provider = ws.provider()
+    texts = record_texts(provider.query(Query()))
+    report = provider.status()
+    invalid = [item.to_json() for store in report.stores for item in store.invalid]
+    status = {
+        "provider": report.provider,
+        "home": report.home,
+        "project": ws.identity.to_json() if ws.identity else None,
+        "index": report.index,
+        "stores": [store.to_json() for store in report.stores],
+        "conflicts": report.conflicts + _contradictions(provider, texts),
+        "switches": {key: memory_commands._setting_or_problem(ws, key) for key in SWITCHES},
+        "journal": memory_commands.journal_status(ws),
     }
-    invalid = [item for store in status["stores"] for item in store["invalid"]]
+    candidates = sum(1 for text in texts if CANDIDATE.search(text) and TRIAL.search(text))
     return {
         "status": status,
-        "counts": counts,
-        "total": len(records),
+        "counts": field_counts(texts),
+        "total": len(texts),
         "invalid": invalid,
-        "candidates": sum(1 for record in records if is_candidate(record)),
+        "candidates": candidates,
     }
+
+
+def _contradictions(provider: Provider, texts: list[bytes]) -> list[dict[str, Any]]:
+    """What `comet memory status` lists as conflicts, asked for only when a record links one
+    (each question is a query of every record)."""
+    from comet_git.learning.consolidate import unsettled_conflicts
+
+    if not any(LINKS_CONFLICT.search(text) for text in texts):
+        return []
+    return unsettled_conflicts(provider)  # type: ignore[arg-type]
+
+
+LINKS_CONFLICT = re.compile(rb'"conflictsWith":\s*\["')
+CITES_EVENT = re.compile(rb'"event":\s*"')
+CANDIDATE = re.compile(rb'"authority":\s*"inferred"')
+TRIAL = re.compile(rb'"lifecycle":\s*"trial"')
 
 
 def set_switch(ws: Workspace, key: str, value: str) -> str:
@@ -97,11 +154,29 @@ def list_records(ws: Workspace, filters: dict[str, str], page: int) -> RecordPag
     )
     if query.scopes == ("project",) and ws.project_key is None:
         return RecordPage([], 0, 1, 1)
-    found = [view.as_dict() for view in ws.provider().query(query).records]
-    matching = [record for record in found if _matches(record, filters)]
-    pages = max(1, -(-len(matching) // PAGE_SIZE))
+    texts = record_texts(ws.provider().query(query))
+    if filters.get("class") or filters.get("authority") or filters.get("selector"):
+        matching = [
+            record for record in parse_records(_prefiltered(texts, filters)) if _matches(record, filters)
+        ]
+        total = len(matching)
+        pages = max(1, -(-total // PAGE_SIZE))
+        page = min(max(page, 1), pages)
+        return RecordPage(matching[(page - 1) * PAGE_SIZE : page * PAGE_SIZE], total, page, pages)
+    pages = max(1, -(-len(texts) // PAGE_SIZE))
     page = min(max(page, 1), pages)
-    return RecordPage(matching[(page - 1) * PAGE_SIZE : page * PAGE_SIZE], len(matching), page, pages)
+    shown = parse_records(texts[(page - 1) * PAGE_SIZE : page * PAGE_SIZE])
+    return RecordPage(shown, len(texts), page, pages)
+
+
+def _prefiltered(texts: list[bytes], filters: dict[str, str]) -> list[bytes]:
+    """The records that may match, by a look at their text: only those are parsed."""
+    needles = [
+        re.compile(rb'"' + key.encode() + rb'":\s*"' + re.escape(filters[name].encode()) + rb'"')
+        for name, key in (("class", "memoryClass"), ("authority", "authority"))
+        if filters.get(name)
+    ]
+    return [text for text in texts if all(needle.search(text) for needle in needles)]
 
 
 def _matches(record: dict[str, Any], filters: dict[str, str]) -> bool:
@@ -264,7 +339,8 @@ def journal(ws: Workspace, event_type: str | None, episode: str | None) -> dict[
     assert data is not None
     events = [event for event in data["events"] if not episode or event["episodeId"] == episode]
     caused: dict[str, list[dict[str, Any]]] = {}
-    for record in all_records(ws):
+    texts = record_texts(ws.provider().query(Query()))
+    for record in parse_records([text for text in texts if CITES_EVENT.search(text)]):
         for item in record["evidence"]:
             if item.get("event"):
                 caused.setdefault(item["event"], []).append(record)
