@@ -60,6 +60,7 @@ def test_list_filter_open_correct_forget_and_roll_back(repo: Path, page: Any, sh
     with running_dashboard(repo) as dashboard:
         open_dashboard(page, dashboard)
         assert page.locator("#counts h2").inner_text() == "3 records in use"
+        assert str(repo.resolve()) in page.locator("#project").inner_text()  # its worktree
         page.screenshot(path=shots / "overview.png", full_page=True)
 
         page.click("text=Records")

@@ -20,7 +20,7 @@ from comet_git.errors import InvalidInputError
 from comet_git.journal.events import EVENT_TYPES
 from comet_git.provider import Amend, Correct, Forget, Provider, Query, QueryResult, Rollback
 from comet_git.records.model import AUTHORITIES, LIFECYCLES, MEMORY_CLASSES, MEMORY_TYPES, SCOPES
-from comet_git.workspace import Workspace
+from comet_git.workspace import Workspace, project_file
 
 PAGE_SIZE = 50
 SWITCHES = ("memory.retrieval", "memory.learning")
@@ -88,7 +88,7 @@ def overview(ws: Workspace) -> dict[str, Any]:
     status = {
         "provider": report.provider,
         "home": report.home,
-        "project": ws.identity.to_json() if ws.identity else None,
+        "project": _project(ws),
         "index": report.index,
         "stores": [store.to_json() for store in report.stores],
         "conflicts": report.conflicts + _contradictions(provider, texts),
@@ -103,6 +103,24 @@ def overview(ws: Workspace) -> dict[str, Any]:
         "invalid": invalid,
         "candidates": candidates,
     }
+
+
+def _project(ws: Workspace) -> dict[str, Any] | None:
+    """The identity, with the worktrees project.yaml has seen (the identity carries them only
+    when the key was derived just now)."""
+    if ws.identity is None:
+        return None
+    import yaml
+
+    project = ws.identity.to_json()
+    if not project.get("worktrees"):
+        path = project_file(ws.home, ws.identity.key)
+        try:
+            known = yaml.safe_load(path.read_text(encoding="utf-8")) if path.exists() else None
+        except (OSError, yaml.YAMLError):
+            known = None  # an unreadable project.yaml only hides the worktrees
+        project["worktrees"] = known.get("worktrees") if isinstance(known, dict) else None
+    return project
 
 
 def _contradictions(provider: Provider, texts: list[bytes]) -> list[dict[str, Any]]:
