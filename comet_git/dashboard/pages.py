@@ -60,8 +60,9 @@ def field_counts(texts: list[bytes]) -> dict[str, Counter[str]]:
     Inside a JSON string every quote is escaped, so `"key": "` only matches a real key, and these
     keys occur once a record, at its top level (evidence and application use other names)."""
     counts: dict[str, Counter[str]] = {key: Counter() for key in COUNTED.values()}
-    for key, value in COUNTED_FIELD.findall(b"\n".join(texts)):
-        counts[key.decode()][value.decode()] += 1
+    # Counted in C: a loop in Python over fifty thousand matches took longer than the query.
+    for (key, value), times in Counter(COUNTED_FIELD.findall(b"\n".join(texts))).items():
+        counts[key.decode()][value.decode()] = times
     return {name: counts[key] for name, key in COUNTED.items()}
 
 
