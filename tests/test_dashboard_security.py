@@ -136,3 +136,20 @@ def test_a_port_in_use_is_a_clear_error(repo: Path, dashboard: Dashboard) -> Non
     assert done.exit_code == 1
     assert f"cannot listen on 127.0.0.1:{dashboard.port}" in done.stderr
     assert "Traceback" not in done.stderr
+
+
+def test_an_unknown_record_is_a_404_page_that_says_what_to_do(dashboard: Dashboard) -> None:
+    status, _, page = dashboard.request("GET", "/records/pm-zzzzzzzz", {"Cookie": cookie_of(dashboard)})
+    assert status == 404
+    assert "Nothing was changed" in page and "pm-zzzzzzzz" in page
+
+
+def test_a_record_is_rendered_as_markdown_never_as_its_html(repo: Path) -> None:
+    record = remember(repo, "--text", "Use **bold** for warnings, never <script>alert(1)</script>.")
+    with running_dashboard(repo) as dashboard:
+        status, _, page = dashboard.request(
+            "GET", f"/records/{record['id']}", {"Cookie": cookie_of(dashboard)}
+        )
+    assert status == 200
+    assert "<strong>bold</strong>" in page
+    assert "<script>alert" not in page and "&lt;script&gt;alert(1)&lt;/script&gt;" in page

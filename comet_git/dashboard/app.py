@@ -17,6 +17,7 @@ import jinja2
 from markdown_it import MarkdownIt
 from markupsafe import Markup
 from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
 from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, RedirectResponse, Response
@@ -26,7 +27,7 @@ from starlette.staticfiles import StaticFiles
 from comet_git.dashboard import pages
 from comet_git.dashboard.security import CSRF_FIELD, Guard, Secrets, check_csrf
 from comet_git.diagnostics import log_failure
-from comet_git.errors import CometError
+from comet_git.errors import CometError, NotFoundError
 from comet_git.records.model import KNOWN_OPERATIONS, KNOWN_PHASES
 from comet_git.workspace import Workspace
 
@@ -39,13 +40,13 @@ def create_app(ws: Workspace, keys: Secrets) -> Starlette:
     dashboard = Dashboard(ws, keys)
     routes = [
         Route("/", dashboard.view(dashboard.overview)),
-        Route("/switches", dashboard.write(dashboard.switch), methods=["POST"]),
+        Route("/switches", dashboard.view(dashboard.switch), methods=["POST"]),
         Route("/records", dashboard.view(dashboard.records)),
         Route("/records/{id}", dashboard.view(dashboard.record)),
         Route("/records/{id}/forget-permanently", dashboard.view(dashboard.confirm_permanent)),
-        Route("/records/{id}/{action}", dashboard.write(dashboard.record_action), methods=["POST"]),
+        Route("/records/{id}/{action}", dashboard.view(dashboard.record_action), methods=["POST"]),
         Route("/candidates", dashboard.view(dashboard.candidates)),
-        Route("/candidates/{id}/{action}", dashboard.write(dashboard.candidate_action), methods=["POST"]),
+        Route("/candidates/{id}/{action}", dashboard.view(dashboard.candidate_action), methods=["POST"]),
         Route("/agent", dashboard.view(dashboard.agent)),
         Route("/agent/why-not", dashboard.view(dashboard.why_not)),
         Route("/journal", dashboard.view(dashboard.journal)),
@@ -101,18 +102,16 @@ class Dashboard:
 
         return page
 
-    def write(self, handler: Callable[[Request], Response]) -> Page:
-        return self.view(handler)
-
     async def _run(self, request: Request, handler: Callable[[Request], Response]) -> Response:
-        from starlette.concurrency import run_in_threadpool
-
         def locked() -> Response:
             with self.lock:
                 try:
                     return handler(request)
                 except CometError as error:
-                    return self.render(request, "error.html", 400, message=error.headline(), hint=error.hint)
+                    status = 404 if isinstance(error, NotFoundError) else 400
+                    return self.render(
+                        request, "error.html", status, message=error.headline(), hint=error.hint
+                    )
 
         return await run_in_threadpool(locked)
 
