@@ -35,10 +35,6 @@ SELECTOR_FIELDS = ("paths", "tasks", "operations", "phases")
 REQUEST_FIELDS = ("task", "path", "operation", "phase", "budget", "max_entries")
 
 
-def all_records(ws: Workspace) -> list[dict[str, Any]]:
-    return parse_records(record_texts(ws.provider().query(Query())))
-
-
 def record_texts(result: QueryResult) -> list[bytes]:
     """Each record of a query's answer as its own JSON text, unparsed: a page of ten thousand
     records parses only the fifty it shows.  The Local provider answers one piece per record;
