@@ -20,8 +20,10 @@ pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="no system Chromium: ap
 CHINESE = "回复请使用中文，并保持简洁。提交前运行测试。"
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
+    # One browser for every test here, closed with the module: Playwright's sync API keeps an
+    # asyncio loop running in this thread while it is open, which other modules' anyio.run refuses.
     with playwright_sync.sync_playwright() as driver:
         launched = driver.chromium.launch(executable_path=CHROMIUM, headless=True)
         yield launched
