@@ -775,7 +775,7 @@ def dashboard_command(path: Path, port: int, no_browser: bool) -> None:
     """See, check and correct your memory in a browser, on 127.0.0.1 only.
 
     Prints the URL to open (it carries this launch's token) and serves until Ctrl-C.
-    Needs the optional extra: pip install 'comet-git[dashboard]'.
+    Needs the optional extra: pip install '.[dashboard]' in a checkout of comet-git.
     Example: comet dashboard . --no-browser
     """
     from comet_git.dashboard.run import serve

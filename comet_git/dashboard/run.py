@@ -24,7 +24,7 @@ def serve(path: Path, port: int, *, open_browser: bool, announce: Callable[[str]
     except ImportError as error:
         raise CometError(
             f"the dashboard needs the optional extra 'dashboard' ({error.name} is missing)",
-            hint="pip install 'comet-git[dashboard]'",
+            hint="in a checkout of comet-git: pip install '.[dashboard]'",
         ) from None
     ws = open_workspace(path)
     keys = Secrets.fresh()
