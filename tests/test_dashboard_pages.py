@@ -88,3 +88,28 @@ def test_confirm_makes_a_candidate_yours_and_an_edit_keeps_its_selectors(repo: P
     assert record["text"] == "Keep pull requests under 400 lines."
     assert record["selectors"]["operations"] == ["review"]
     assert pages.candidates(ws) == []
+
+
+def test_the_overview_names_an_invalid_file_with_its_line_and_reason(repo: Path) -> None:
+    ws = open_workspace(repo)
+    made = ws.provider().apply(Remember(text="Run the linter before committing."))
+    records_dir = ws.home.project_store(ws.project_key or "").records_dir
+    broken = records_dir / "pm-brokenxx.md"
+    broken.write_text("---\nid: pm-brokenxx\ntitle: [unclosed\n---\ntext\n", encoding="utf-8")
+    seen = pages.overview(open_workspace(repo))
+    [item] = seen["invalid"]
+    assert item["file"].endswith("pm-brokenxx.md") and item["error"]
+    assert seen["total"] == 1 and made.id
+    assert broken.read_text(encoding="utf-8").startswith("---\nid: pm-brokenxx")  # left as it is
+
+
+def test_management_keeps_working_with_learning_and_retrieval_off(repo: Path) -> None:
+    ws = open_workspace(repo)
+    pages.set_switch(ws, "memory.learning", "false")
+    pages.set_switch(ws, "memory.retrieval", "false")
+    made = ws.provider().apply(Remember(text="Keep pull requests small.", authority="inferred"))
+    assert pages.confirm(ws, made.id).startswith("confirmed")
+    switches = pages.overview(ws)["status"]["switches"]
+    assert (switches["memory.learning"]["value"], switches["memory.retrieval"]["value"]) == (False, False)
+    assert pages.preview(ws, {"task": "review a pull request"})["answer"]["retrieval"] == "disabled"
+    assert pages.list_records(ws, {}, 1).total == 1
