@@ -945,6 +945,26 @@ def mcp_command(path: Path) -> None:
         sys.exit(1)
 
 
+@cli.command("dashboard")
+@path_argument
+@click.option("--port", type=click.IntRange(0, 65535), default=0, help="The port (default: a free one).")
+@click.option("--no-browser", is_flag=True, help="Print the URL only; do not open a browser.")
+def dashboard_command(path: Path, port: int, no_browser: bool) -> None:
+    """See, check and correct your memory in a browser, on 127.0.0.1 only.
+
+    Prints the URL to open (it carries this launch's token) and serves until Ctrl-C.
+    Needs the optional extra: pip install '.[dashboard]' in a checkout of comet-git.
+    Example: comet dashboard . --no-browser
+    """
+    from comet_git.dashboard.run import serve
+
+    try:
+        serve(path, port, open_browser=not no_browser, announce=click.echo)
+    except CometError as error:
+        click.echo(f"error: {error}", err=True)
+        sys.exit(1)
+
+
 @cli.command()
 @click.option("--keep", is_flag=True, help="Keep the temporary repository and store, and print where.")
 def demo(keep: bool) -> None:

@@ -1,0 +1,1 @@
+"""The Dashboard (`comet dashboard`): see, check and correct memory in a browser."""

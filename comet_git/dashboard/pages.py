@@ -1,0 +1,379 @@
+"""What each Dashboard page shows, as plain values for its template.
+
+Memory is read and written only through the workspace's provider and the same library
+functions the CLI commands call, so the Dashboard sees what `comet` sees, with either
+provider, and with learning or retrieval switched off.
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+import re
+from collections import Counter
+from typing import Any, NamedTuple
+
+from comet_git.commands import journal as journal_commands
+from comet_git.commands import memory as memory_commands
+from comet_git.commands import task as task_commands
+from comet_git.errors import InvalidInputError
+from comet_git.journal.events import EVENT_TYPES
+from comet_git.provider import Amend, Correct, Forget, Provider, Query, QueryResult, Rollback
+from comet_git.records.model import AUTHORITIES, LIFECYCLES, MEMORY_CLASSES, MEMORY_TYPES, SCOPES
+from comet_git.workspace import Workspace, project_file
+
+PAGE_SIZE = 50
+SWITCHES = ("memory.retrieval", "memory.learning")
+RECORD_FILTERS = {
+    "scope": SCOPES,
+    "type": MEMORY_TYPES,
+    "class": MEMORY_CLASSES,
+    "lifecycle": LIFECYCLES,
+    "authority": AUTHORITIES,
+}
+SELECTOR_FIELDS = ("paths", "tasks", "operations", "phases")
+REQUEST_FIELDS = ("task", "path", "operation", "phase", "budget", "max_entries")
+
+
+def record_texts(result: QueryResult) -> list[bytes]:
+    """Each record of a query's answer as its own JSON text, unparsed: a page of ten thousand
+    records parses only the fifty it shows.  The Local provider answers one piece per record;
+    any other layout of the array is parsed once and split."""
+    pieces = result.records_json
+    if len(pieces) >= 2 and pieces[0] == b"[" and pieces[-1] == b"]":
+        texts = [piece.rstrip().removesuffix(b",") for piece in pieces[1:-1]]
+        if all(text.startswith(b"{") and text.endswith(b"}") for text in texts):
+            return texts
+    return [json.dumps(item, ensure_ascii=False).encode() for item in json.loads(b"".join(pieces) or b"[]")]
+
+
+def parse_records(texts: list[bytes]) -> list[dict[str, Any]]:
+    return [json.loads(text) for text in texts]
+
+
+def field_counts(texts: list[bytes]) -> dict[str, Counter[str]]:
+    """How often each value of the COUNTED fields occurs, in one pass over the unparsed records.
+    Inside a JSON string every quote is escaped, so `"key": "` only matches a real key, and these
+    keys occur once a record, at its top level (evidence and application use other names)."""
+    counts: dict[str, Counter[str]] = {key: Counter() for key in COUNTED.values()}
+    # Counted in C: a loop in Python over fifty thousand matches took longer than the query.
+    for (key, value), times in Counter(COUNTED_FIELD.findall(b"\n".join(texts))).items():
+        counts[key.decode()][value.decode()] = times
+    return {name: counts[key] for name, key in COUNTED.items()}
+
+
+COUNTED = {
+    "scope": "scope",
+    "type": "memoryType",
+    "class": "memoryClass",
+    "lifecycle": "lifecycle",
+    "authority": "authority",
+}
+COUNTED_FIELD = re.compile(
+    rb'"(' + b"|".join(key.encode() for key in COUNTED.values()) + rb')":\s*"([^"\\]*)"'
+)
+
+
+# -- overview -----------------------------------------------------------------------
+
+
+def overview(ws: Workspace) -> dict[str, Any]:
+    provider = ws.provider()
+    texts = record_texts(provider.query(Query()))
+    report = provider.status()
+    invalid = [item.to_json() for store in report.stores for item in store.invalid]
+    status = {
+        "provider": report.provider,
+        "home": report.home,
+        "project": _project(ws),
+        "index": report.index,
+        "stores": [store.to_json() for store in report.stores],
+        "conflicts": report.conflicts + _contradictions(provider, texts),
+        "switches": {key: memory_commands._setting_or_problem(ws, key) for key in SWITCHES},
+        "journal": memory_commands.journal_status(ws),
+    }
+    candidates = sum(1 for text in texts if CANDIDATE.search(text) and TRIAL.search(text))
+    return {
+        "status": status,
+        "counts": field_counts(texts),
+        "total": len(texts),
+        "invalid": invalid,
+        "candidates": candidates,
+    }
+
+
+def _project(ws: Workspace) -> dict[str, Any] | None:
+    """The identity, with the worktrees project.yaml has seen (the identity carries them only
+    when the key was derived just now)."""
+    if ws.identity is None:
+        return None
+    import yaml
+
+    project = ws.identity.to_json()
+    if not project.get("worktrees"):
+        path = project_file(ws.home, ws.identity.key)
+        try:
+            known = yaml.safe_load(path.read_text(encoding="utf-8")) if path.exists() else None
+        except (OSError, yaml.YAMLError):
+            known = None  # an unreadable project.yaml only hides the worktrees
+        project["worktrees"] = known.get("worktrees") if isinstance(known, dict) else None
+    return project
+
+
+def _contradictions(provider: Provider, texts: list[bytes]) -> list[dict[str, Any]]:
+    """What `comet memory status` lists as conflicts, asked for only when a record links one
+    (each question is a query of every record)."""
+    from comet_git.learning.consolidate import unsettled_conflicts
+
+    if not any(LINKS_CONFLICT.search(text) for text in texts):
+        return []
+    return unsettled_conflicts(provider)  # type: ignore[arg-type]
+
+
+LINKS_CONFLICT = re.compile(rb'"conflictsWith":\s*\["')
+CITES_EVENT = re.compile(rb'"event":\s*"')
+CANDIDATE = re.compile(rb'"authority":\s*"inferred"')
+TRIAL = re.compile(rb'"lifecycle":\s*"trial"')
+
+
+def set_switch(ws: Workspace, key: str, value: str) -> str:
+    from comet_git.commands import settings
+
+    if key not in SWITCHES:
+        raise InvalidInputError(f"{key!r} is not a switch the Dashboard sets", hint=", ".join(SWITCHES))
+    return str(settings.set_value(ws, key, value, global_scope=False).text)
+
+
+# -- the record list ----------------------------------------------------------------
+
+
+class RecordPage(NamedTuple):
+    records: list[dict[str, Any]]
+    total: int
+    page: int
+    pages: int
+
+
+def list_records(ws: Workspace, filters: dict[str, str], page: int) -> RecordPage:
+    """One page of the records matching `filters` (the keys of RECORD_FILTERS, `q` and
+    `selector`): the provider filters what its Query can, the rest is filtered here."""
+    for name, allowed in RECORD_FILTERS.items():
+        if filters.get(name) and filters[name] not in allowed:
+            raise InvalidInputError(f"unknown {name} {filters[name]!r}", hint="one of " + ", ".join(allowed))
+    query = Query(
+        scopes=(filters["scope"],) if filters.get("scope") else SCOPES,
+        memory_types=(filters["type"],) if filters.get("type") else (),
+        lifecycles=(filters["lifecycle"],) if filters.get("lifecycle") else (),
+        text=filters.get("q") or None,
+        include_superseded=filters.get("lifecycle") == "superseded",
+    )
+    if query.scopes == ("project",) and ws.project_key is None:
+        return RecordPage([], 0, 1, 1)
+    texts = record_texts(ws.provider().query(query))
+    if filters.get("class") or filters.get("authority") or filters.get("selector"):
+        matching = [
+            record for record in parse_records(_prefiltered(texts, filters)) if _matches(record, filters)
+        ]
+        total = len(matching)
+        pages = max(1, -(-total // PAGE_SIZE))
+        page = min(max(page, 1), pages)
+        return RecordPage(matching[(page - 1) * PAGE_SIZE : page * PAGE_SIZE], total, page, pages)
+    pages = max(1, -(-len(texts) // PAGE_SIZE))
+    page = min(max(page, 1), pages)
+    shown = parse_records(texts[(page - 1) * PAGE_SIZE : page * PAGE_SIZE])
+    return RecordPage(shown, len(texts), page, pages)
+
+
+def _prefiltered(texts: list[bytes], filters: dict[str, str]) -> list[bytes]:
+    """The records that may match, by a look at their text: only those are parsed."""
+    needles = [
+        re.compile(rb'"' + key.encode() + rb'":\s*"' + re.escape(filters[name].encode()) + rb'"')
+        for name, key in (("class", "memoryClass"), ("authority", "authority"))
+        if filters.get(name)
+    ]
+    return [text for text in texts if all(needle.search(text) for needle in needles)]
+
+
+def _matches(record: dict[str, Any], filters: dict[str, str]) -> bool:
+    if filters.get("class") and record["memoryClass"] != filters["class"]:
+        return False
+    if filters.get("authority") and record["authority"] != filters["authority"]:
+        return False
+    wanted = (filters.get("selector") or "").strip().lower()
+    if wanted:
+        values = [value.lower() for field in SELECTOR_FIELDS for value in record["selectors"][field]]
+        return any(wanted in value for value in values)
+    return True
+
+
+# -- one record -----------------------------------------------------------------------
+
+
+def record_detail(ws: Workspace, record_id: str, diff_version: int | None) -> dict[str, Any]:
+    found = ws.provider().query(
+        Query(ids=(record_id,), include_forgotten=True, include_superseded=True, with_history=True)
+    )
+    [view] = found.records
+    history = found.history.get(record_id, [])
+    return {
+        "record": view.as_dict(),
+        "state": view.state,
+        "history": history,
+        "diff": version_diff(history, diff_version),
+    }
+
+
+def version_diff(history: list[dict[str, Any]], version: int | None) -> dict[str, Any] | None:
+    """The change from the version before `version` to `version` (default: the newest)."""
+    if len(history) < 2:
+        return None
+    versions = [entry["version"] for entry in history]
+    index = versions.index(version) if version in versions[1:] else len(history) - 1
+    old, new = history[index - 1], history[index]
+    lines = difflib.unified_diff(
+        _versioned_text(old).splitlines(),
+        _versioned_text(new).splitlines(),
+        f"version {old['version']}",
+        f"version {new['version']}",
+        lineterm="",
+    )
+    return {"from": old["version"], "to": new["version"], "lines": list(lines)}
+
+
+def _versioned_text(entry: dict[str, Any]) -> str:
+    return f"title: {entry['title']}\n\n{entry['text']}"
+
+
+def split_values(raw: str) -> tuple[str, ...]:
+    """A selector field of the form: one value a line or comma-separated."""
+    return tuple(value.strip() for line in raw.splitlines() for value in line.split(",") if value.strip())
+
+
+def correct(ws: Workspace, record_id: str, form: dict[str, str]) -> str:
+    selectors = {field: split_values(form[field]) for field in SELECTOR_FIELDS if field in form}
+    change = Correct(
+        record_id,
+        text=form.get("text") or None,
+        title=form.get("title") or None,
+        paths=selectors.get("paths"),
+        tasks=selectors.get("tasks"),
+        operations=selectors.get("operations"),
+        phases=selectors.get("phases"),
+    )
+    output = memory_commands.correct(ws, change)
+    assert output.data is not None
+    return f"{output.data['action']}: now version {output.data['record']['version']}"
+
+
+def forget(ws: Workspace, record_id: str, permanent: bool) -> str:
+    return str(memory_commands.forget(ws, record_id, permanent).text).strip()
+
+
+def rollback(ws: Workspace, record_id: str) -> str:
+    result = ws.provider().apply(Rollback(record_id))
+    return f"rolled back: {result.detail or 'the last action'}"
+
+
+# -- candidates -------------------------------------------------------------------------
+
+
+def is_candidate(record: dict[str, Any]) -> bool:
+    return bool(record["authority"] == "inferred" and record["lifecycle"] == "trial")
+
+
+def candidates(ws: Workspace) -> list[dict[str, Any]]:
+    """Inferred records still on trial, newest first."""
+    found = ws.provider().query(Query(lifecycles=("trial",))).records
+    listed = [record for record in (view.as_dict() for view in found) if is_candidate(record)]
+    return sorted(listed, key=lambda record: (record["createdAt"], record["id"]), reverse=True)
+
+
+def confirm(ws: Workspace, record_id: str, form: dict[str, str] | None = None) -> str:
+    """The person makes an inferred record theirs: explicit and proven (after an edit, if any)."""
+    if form and (form.get("text") or form.get("title")):
+        correct(ws, record_id, form)
+    ws.provider().apply(
+        Amend(record_id, (("authority", "explicit"), ("lifecycle", "proven")), reason="confirmed by you")
+    )
+    return f"confirmed {record_id}: it is yours now (explicit, proven)"
+
+
+def reject(ws: Workspace, record_id: str) -> str:
+    """Forgotten: the tombstone keeps learning from inferring the same statement again."""
+    ws.provider().apply(Forget(record_id))
+    return f"rejected {record_id}: forgotten, and not learned again"
+
+
+# -- what the agent gets ----------------------------------------------------------------------
+
+
+def task_options(form: dict[str, str]) -> dict[str, Any]:
+    """`comet task`'s options from the preview form (empty fields are left out)."""
+    return {
+        "task": form.get("task", ""),
+        "request_path": form.get("path") or None,
+        "operation": form.get("operation") or None,
+        "phase": form.get("phase") or None,
+        "budget": _count(form.get("budget"), 6000, "budget"),
+        "max_entries": _count(form.get("max_entries"), 12, "max entries"),
+    }
+
+
+def _count(raw: str | None, default: int, name: str) -> int:
+    if not raw:
+        return default
+    try:
+        value = int(raw)
+    except ValueError:
+        value = -1
+    if value < 0:
+        raise InvalidInputError(f"the {name} must be a whole number, zero or more (got {raw!r})")
+    return value
+
+
+def preview(ws: Workspace, form: dict[str, str]) -> dict[str, Any]:
+    """What `comet task` would deliver for this request, without recording an application."""
+    output = task_commands.context(ws.path, task_options(form), record_applications=False)
+    assert output.data is not None
+    text = output.text if isinstance(output.text, str) else output.text()
+    return {"answer": output.data, "text": text}
+
+
+def why_not(ws: Workspace, record_id: str, form: dict[str, str]) -> dict[str, Any]:
+    """`comet memory explain` for one record and the preview's request."""
+    data = task_commands.explain(ws.path, record_id, task_options(form)).data
+    assert data is not None
+    return data
+
+
+# -- journal ----------------------------------------------------------------------------------
+
+
+def journal(ws: Workspace, event_type: str | None, episode: str | None) -> dict[str, Any]:
+    data = journal_commands.list_events(ws, event_type or None, None).data
+    assert data is not None
+    events = [event for event in data["events"] if not episode or event["episodeId"] == episode]
+    caused: dict[str, list[dict[str, Any]]] = {}
+    texts = record_texts(ws.provider().query(Query()))
+    for record in parse_records([text for text in texts if CITES_EVENT.search(text)]):
+        for item in record["evidence"]:
+            if item.get("event"):
+                caused.setdefault(item["event"], []).append(record)
+    for event in events:
+        event["summary"] = journal_commands._summary(event)
+        event["learned"] = caused.get(event["eventId"], [])
+    events.reverse()  # newest first
+    episodes = sorted({event["episodeId"] for event in data["events"] if event["episodeId"]})
+    return {"events": events, "problems": data["problems"], "episodes": episodes, "event_types": EVENT_TYPES}
+
+
+def learn_now(ws: Workspace) -> str:
+    from comet_git.commands.learning import learn_now as learn
+
+    return str(learn(ws).text)
+
+
+def repair_index() -> str:
+    from comet_git.commands.maintenance import repair
+
+    return str(repair(check_only=False).text)
