@@ -22,10 +22,10 @@ from typing import Any
 from comet_git.provider.candidates import (
     DIRECT_POLICIES,
     SELECTED,
-    STANDING,
     Candidate,
     Selection,
     TaskRequest,
+    may_be_given_in_full,
 )
 
 RESERVED = 5  # the best matches whose manifest entries keep their room under budget pressure
@@ -91,7 +91,7 @@ def plan(candidates: list[Candidate], already_given: int, request: TaskRequest) 
         # In full only with room left for the manifest entries of the direct matches to come.
         if (
             in_full_left > 0
-            and _in_full(candidate, request)
+            and may_be_given_in_full(candidate, request)
             and _add_context(planned, candidate, request.budget - max(reserve, 0))
         ):
             in_full_left -= 1
@@ -100,18 +100,6 @@ def plan(candidates: list[Candidate], already_given: int, request: TaskRequest) 
     for candidate in deferred:
         _offer_manifest(planned, candidate, request)
     return planned
-
-
-def _in_full(candidate: Candidate, request: TaskRequest) -> bool:
-    """Delivered in full, budget allowing: a directly matching proven policy; at session start,
-    the project's standing rules."""
-    if request.session_start:
-        return candidate.tier == STANDING and candidate.scope == "project"
-    return (
-        candidate.memory_type == "collaboration-policy"
-        and candidate.lifecycle == "proven"
-        and candidate.strong
-    )
 
 
 def _offer_manifest(planned: Plan, candidate: Candidate, request: TaskRequest) -> None:

@@ -222,7 +222,7 @@ def select(
         others = [c for c in chosen if c.memory_type != "core-profile"]
         for candidate in others[reach:]:
             candidate.reached = False
-    _read_texts(connection, [c for c in chosen if c.reached])
+    _read_texts(connection, [c for c in chosen if c.reached], request)
     return Selection(chosen, excluded, len(given), request)
 
 
@@ -621,18 +621,38 @@ def _history(outcomes: str, why: list[str]) -> float:
     return 0.5 * min(success, 4) - 0.25 * ignored - 1.0 * corrected - 1.5 * failed
 
 
-def _read_texts(connection: Any, candidates: list[Candidate]) -> None:
-    """Title, summary and text of the candidates delivery may place (the ones reached: of the
-    rest it needs only the lengths); and, for each that contradicts a live record the tool could
-    not settle, a whyApplied that says so."""
+def may_be_given_in_full(candidate: Candidate, request: TaskRequest) -> bool:
+    """Whether delivery may give this candidate's text in full, budget allowing (director/deliver.py
+    decides from this): the core profile; a directly matching proven policy; at session start,
+    the project's standing rules.  The search reads the text of no other candidate."""
+    if candidate.memory_type == "core-profile":
+        return True
+    if request.session_start:
+        return candidate.tier == STANDING and candidate.scope == "project"
+    return (
+        candidate.memory_type == "collaboration-policy"
+        and candidate.lifecycle == "proven"
+        and candidate.strong
+    )
+
+
+def _read_texts(connection: Any, candidates: list[Candidate], request: TaskRequest) -> None:
+    """Title and summary of the candidates delivery may place (the ones reached: of the rest it
+    needs only the lengths), and the text of those it may give in full; and, for each that
+    contradicts a live record the tool could not settle, a whyApplied that says so."""
     if not candidates:
         return
     by_rowid = {candidate.rowid: candidate for candidate in candidates}
+    in_full = [c.rowid for c in candidates if may_be_given_in_full(c, request)]
+    # The links are parsed only from a record that has some (the index keeps compact JSON).
     rows = connection.execute(
-        "SELECT r.rowid, r.title, r.summary, t.body, json_extract(r.json, '$.conflictsWith')"
-        " FROM records r JOIN record_texts t ON t.record = r.rowid"
-        " WHERE r.rowid IN (SELECT value FROM json_each(?))",
-        [json.dumps(list(by_rowid))],
+        "SELECT r.rowid, r.title, r.summary,"
+        " CASE WHEN r.rowid IN (SELECT value FROM json_each(?))"
+        " THEN (SELECT body FROM record_texts t WHERE t.record = r.rowid) ELSE '' END,"
+        " CASE WHEN instr(r.json, '\"conflictsWith\":[]') = 0"
+        " THEN json_extract(r.json, '$.conflictsWith') END"
+        " FROM records r WHERE r.rowid IN (SELECT value FROM json_each(?))",
+        [json.dumps(in_full), json.dumps(list(by_rowid))],
     ).fetchall()
     conflicts: dict[int, list[str]] = {}
     for rowid, title, summary, text, linked in rows:
