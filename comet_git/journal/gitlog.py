@@ -23,6 +23,7 @@ MAX_REWRITES = 200
 RECORD, FIELD = "\x1e", "\x1f"
 LOG_FORMAT = "%x1e%H%x1f%P%x1f%ae%x1f%cI%x1f%B%x1f"
 TRAILER = re.compile(r"^([A-Za-z][A-Za-z0-9-]*):\s+(.+)$")
+BOT_EMAIL = re.compile(r"\[bot\]@|^bot@|[-.+]bot@|^(?:noreply|no-reply)@(?!github\.com$)")
 ISSUE_REFERENCE = re.compile(r"(?<![\w/])(?:#\d+|GH-\d+|[A-Z][A-Z0-9]{1,9}-\d+)\b")
 
 
@@ -142,6 +143,14 @@ def trailers(message: str) -> dict[str, object]:
     }
 
 
+def has_body(message: str) -> bool:
+    """Whether a message has text beyond its subject and its trailers."""
+    paragraphs = [p for p in message.strip().split("\n\n") if p.strip()][1:]
+    if paragraphs and all(TRAILER.match(line.strip()) for line in paragraphs[-1].splitlines()):
+        paragraphs.pop()
+    return bool(paragraphs)
+
+
 def commit_event(
     commit: Commit, project_key: str, *, user: set[str], branch: str | None, source: str
 ) -> Event:
@@ -162,7 +171,9 @@ def commit_event(
             "parents": list(commit.parents),
             "branch": branch,
             "authorIsUser": is_user,
+            "authorIsBot": bool(BOT_EMAIL.search(commit.author_email)),
             "subject": commit.subject[:300],
+            "hasBody": has_body(commit.message),
             "trailers": trailers(commit.message),
             "issues": sorted(set(ISSUE_REFERENCE.findall(commit.message)))[:20],
             "files": [

@@ -29,7 +29,10 @@ from comet_git.records.model import Selectors
 
 MIN_COMMITS = 10  # commit-message habits: at least this many of the user's own commits
 MESSAGE_SHARE = 0.8  # ...and at least this share of them showing the habit
-STRICT_SHARE = 0.9  # sign-off, subject case and length: near-universal, or it is not a habit
+RECENT_COMMITS = 100  # message habits are judged on the latest commits only: habits drift
+PATH_COMMITS = 400  # path conventions need more evidence per path, so a longer window
+MIN_PATH_COMMITS = 5  # a path's convention: at least this many commits changing it
+EXAMPLES = 4  # the person's own recent subjects quoted in a habit's text
 ISSUE_SHARE = 0.7
 MIN_COCHANGE = 5  # a source directory changed in at least 5 commits, its tests in at least 5 of them
 COCHANGE_SHARE = 0.6
@@ -45,6 +48,29 @@ LONG_LIVED_BRANCHES = frozenset(
     {"main", "master", "develop", "development", "dev", "trunk", "stable", "gh-pages", "head"}
 )
 BRANCH_REST = re.compile(r"^[a-z0-9]+(?:[-.][a-z0-9]+)*$")
+TYPE_PREFIX = re.compile(r"^[A-Za-z][\w-]*(?:\([^()]*\))?!?:\s")  # any `word:` or `word(x):` prefix
+EMOJI = re.compile(r"[\u2600-\u27bf\U0001f000-\U0001faff]|:[a-z0-9_+-]+:")
+
+# Subjects written by a tool, not by the person: release tools (commitizen, standard-version,
+# release scripts), dependency bots, pre-commit.ci.  They say nothing of how the person writes.
+_VERSION = r"v?\d+(?:\.\d+)+\S*"
+GENERATED_SUBJECTS = (
+    ("release", re.compile(rf"^bump: version {_VERSION} (?:→|->) {_VERSION}", re.IGNORECASE)),
+    ("release", re.compile(rf"^chore\(release\):? {_VERSION}", re.IGNORECASE)),
+    (
+        "release",
+        re.compile(
+            rf"^(?:release|releasing|bump|bumped|start|prepare|set)(?: to)?(?: version)? {_VERSION}"
+            r"(?: \(#\d+\))?$",
+            re.IGNORECASE,
+        ),
+    ),
+    ("release", re.compile(rf"^(?:version )?{_VERSION}$", re.IGNORECASE)),
+    ("bot", re.compile(r"^\[pre-commit\.ci\]|^pre-commit autoupdate$", re.IGNORECASE)),
+    ("bot", re.compile(r"^(?:build\(deps(?:-dev)?\): )?bump \S+ from \S+ to \S+", re.IGNORECASE)),
+    ("merge", re.compile(r"^merge (?:branch|pull request|remote-tracking|tag|commit) ", re.IGNORECASE)),
+    ("revert", re.compile(r"^revert[\s:\"]", re.IGNORECASE)),
+)
 
 # Verbs that commit subjects start with, in their base form.  A subject whose first word
 # is one of them is imperative; its past or third-person form says the other moods.
@@ -81,14 +107,30 @@ class CommitFacts:
     issues: tuple[str, ...]
     paths: tuple[str, ...]
     branch: str | None
+    has_body: bool | None = None  # None: an event from before comet recorded it
+
+
+def generated_kind(context: Mapping[str, Any]) -> str | None:
+    """Why a commit is not the person's own writing ("merge", "revert", "release", "bot"),
+    or None when it is."""
+    if len(context.get("parents") or ()) > 1:
+        return "merge"
+    if context.get("authorIsBot") is True:
+        return "bot"
+    subject = str(context.get("subject") or "").strip()
+    for kind, pattern in GENERATED_SUBJECTS:
+        if pattern.match(subject):
+            return kind
+    return None
 
 
 def commit_facts(event_id: str, at: str, context: Mapping[str, Any]) -> CommitFacts | None:
     """The facts of a `repo.commit` event's context, or None when it is not the user's own
-    non-merge commit."""
-    if context.get("authorIsUser") is not True or len(context.get("parents") or ()) > 1:
+    commit (another author's, a merge, or one a tool wrote: see `generated_kind`)."""
+    if context.get("authorIsUser") is not True or generated_kind(context) is not None:
         return None
     trailers = context.get("trailers") or {}
+    has_body = context.get("hasBody")
     files = context.get("files") or ()
     return CommitFacts(
         commit=str(context.get("commit", "")),
@@ -99,6 +141,7 @@ def commit_facts(event_id: str, at: str, context: Mapping[str, Any]) -> CommitFa
         issues=tuple(str(issue) for issue in context.get("issues") or ()),
         paths=tuple(str(item["path"]) for item in files if isinstance(item, Mapping) and item.get("path")),
         branch=context.get("branch") if isinstance(context.get("branch"), str) else None,
+        has_body=has_body if isinstance(has_body, bool) else None,
     )
 
 
@@ -176,12 +219,33 @@ def _mood(subject: str) -> str | None:
     return None
 
 
+class RecentWindow:
+    """The latest `limit` commits by (time, id), bounded, whatever order they come in."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self.items: list[CommitFacts] = []
+        self.seen = 0
+
+    def add(self, facts: CommitFacts) -> None:
+        self.seen += 1
+        self.items.append(facts)
+        if len(self.items) > self.limit * 2:
+            self.items = self.latest()
+
+    def latest(self) -> list[CommitFacts]:
+        return sorted(self.items, key=lambda f: (f.at, f.commit))[-self.limit :]
+
+
 @dataclass
 class MessageReflector:
     """Commit message conventions: Conventional Commits, subject case, length, mood, sign-off,
-    issue references."""
+    issue references, and what the person never does (a type prefix, a trailing period,
+    emoji, a body).  Fed the latest commits only (`RecentWindow`): a habit is what the
+    person does now."""
 
     total: int = 0
+    seen: int = 0  # all the commits of the user's own writing, the window's and older ones
     conventional: int = 0
     types: Counter[str] = field(default_factory=Counter)
     scoped: int = 0
@@ -192,6 +256,8 @@ class MessageReflector:
     signed: int = 0
     referenced: int = 0
     issue_forms: Counter[str] = field(default_factory=Counter)
+    never: Counter[str] = field(default_factory=Counter)  # commits without: prefix, period, emoji, body
+    bodies_known: int = 0
     examples: dict[str, _Examples] = field(default_factory=dict)
 
     def _example(self, key: str, facts: CommitFacts) -> None:
@@ -199,9 +265,10 @@ class MessageReflector:
 
     def add(self, facts: CommitFacts) -> None:
         subject = facts.subject.strip()
-        if not subject or subject.lower().startswith(("merge ", "revert ")):
-            return  # generated subjects say nothing of how the person writes
+        if not subject:
+            return
         self.total += 1
+        self._add_negatives(facts, subject)
         match = CONVENTIONAL.match(subject)
         if match:
             self.conventional += 1
@@ -231,6 +298,20 @@ class MessageReflector:
             self.issue_forms["#" if any(ISSUE_HASH.match(i) for i in facts.issues) else "key"] += 1
             self._example("issues", facts)
 
+    def _add_negatives(self, facts: CommitFacts, subject: str) -> None:
+        shown = {
+            "never:type-prefix": not TYPE_PREFIX.match(subject),
+            "never:trailing-period": not subject.endswith("."),
+            "never:emoji": not EMOJI.search(subject),
+        }
+        if facts.has_body is not None:
+            self.bodies_known += 1
+            shown["never:body"] = not facts.has_body
+        for key, holds in shown.items():
+            if holds:
+                self.never[key] += 1
+                self._example(key, facts)
+
     def habits(self) -> list[Habit]:
         if self.total < MIN_COMMITS:
             return []
@@ -241,10 +322,21 @@ class MessageReflector:
             self._mood_habit(),
             self._signoff(),
             self._issues(),
+            *self._negatives(),
         ]
         return [habit for habit in found if habit is not None]
 
-    def _habit(self, key: str, title: str, statement: str, support: int, what: str, total: int = 0) -> Habit:
+    def _counted(self, total: int, kind: str) -> str:
+        """What a count was over, said plainly: "your last 100 commits (of 291 of your own
+        writing)", "your 200 commit subjects that start with a verb (of your last 100 commits)"."""
+        window = f"your last {self.total} commits" if self.seen > self.total else f"your {self.total} commits"
+        if not kind:
+            return window + (f" (of {self.seen} of your own writing)" if self.seen > self.total else "")
+        return f"your {total} {kind} (of {window})"
+
+    def _habit(
+        self, key: str, title: str, statement: str, support: int, what: str, total: int = 0, kind: str = ""
+    ) -> Habit:
         total = total or self.total
         return Habit(
             key=f"commit-message:{key}",
@@ -253,9 +345,30 @@ class MessageReflector:
             selectors=Selectors(operations=("commit",)),
             support=support,
             total=total,
-            finding=f"{support} of {total} of your commits: {what}",
+            finding=f"{support} of {self._counted(total, kind)}: {what}",
             citations=self.examples[key].latest(what) if key in self.examples else (),
         )
+
+    def _negatives(self) -> list[Habit]:
+        """What the person does not do, stated as a rule: an agent's defaults (`fix: ...`,
+        a trailing period, a body) would otherwise look fine."""
+        found = []
+        rules = (
+            ("never:type-prefix", self.total, "No type prefix on commit subjects",
+             "Do not start the commit subject with a type prefix such as `fix:` or `feat(scope):`;"
+             " begin with the description itself.", "subject without a `type:` prefix"),
+            ("never:trailing-period", self.total, "Commit subjects do not end with a period",
+             "Do not end the commit subject with a period.", "subject without a trailing period"),
+            ("never:emoji", self.total, "No emoji in commit subjects",
+             "Do not put emoji (or `:shortcode:` emoji) in the commit subject.", "subject without emoji"),
+            ("never:body", self.bodies_known, "Commit messages are a subject line only",
+             "Write the commit message as a subject line only, without a body.", "no message body"),
+        )  # fmt: skip
+        for key, judged, title, statement, what in rules:
+            if judged >= MIN_COMMITS and _share(self.never[key], judged) >= MESSAGE_SHARE:
+                kind = "" if judged == self.total else "commits whose whole message was recorded"
+                found.append(self._habit(key, title, statement, self.never[key], what, judged, kind))
+        return found
 
     def _conventional(self) -> Habit | None:
         if self.conventional < MIN_COMMITS or _share(self.conventional, self.total) < MESSAGE_SHARE:
@@ -275,7 +388,7 @@ class MessageReflector:
     def _case(self) -> Habit | None:
         judged = sum(self.cased.values())
         for case, word in (("lower", "a lowercase letter"), ("upper", "a capital letter")):
-            if judged >= MIN_COMMITS and _share(self.cased[case], judged) >= STRICT_SHARE:
+            if judged >= MIN_COMMITS and _share(self.cased[case], judged) >= MESSAGE_SHARE:
                 where = " after the type prefix" if self.conventional * 2 > self.total else ""
                 return self._habit(
                     f"case:{case}",
@@ -284,12 +397,13 @@ class MessageReflector:
                     self.cased[case],
                     f"subject starts with {word}",
                     judged,
+                    "commit subjects that start with a letter",
                 )
         return None
 
     def _length(self) -> Habit | None:
         for limit in (50, 72):
-            if _share(self.within[limit], self.total) >= STRICT_SHARE:
+            if _share(self.within[limit], self.total) >= MESSAGE_SHARE:
                 return self._habit(
                     f"length:{limit}",
                     f"Commit subjects of at most {limit} characters",
@@ -311,6 +425,7 @@ class MessageReflector:
                 self.moods["imperative"],
                 "subject in the imperative mood",
                 judged,
+                "commit subjects that start with a verb",
             )
         if _share(self.moods["past"], judged) >= MESSAGE_SHARE:
             return self._habit(
@@ -320,11 +435,12 @@ class MessageReflector:
                 self.moods["past"],
                 "subject in the past tense",
                 judged,
+                "commit subjects that start with a verb",
             )
         return None
 
     def _signoff(self) -> Habit | None:
-        if self.signed < MIN_COMMITS or _share(self.signed, self.total) < STRICT_SHARE:
+        if self.signed < MIN_COMMITS or _share(self.signed, self.total) < MESSAGE_SHARE:
             return None
         return self._habit(
             "signoff",
@@ -481,28 +597,151 @@ class BranchReflector:
         ]
 
 
+def _path_keys(paths: tuple[str, ...]) -> set[str]:
+    """The places a commit changes, as selector patterns: each changed file and each of
+    its directories (`src/pkg/cli.py`, `src/pkg/`, `src/`).  A commit that changes sources
+    is about them, not about the tests that came along; a test-only commit is about its tests."""
+    chosen = [path for path in paths if not is_test_path(path)] or list(paths)
+    keys: set[str] = set()
+    for path in chosen:
+        keys.add(path)
+        for parent in PurePosixPath(path).parents:
+            if parent.as_posix() != ".":
+                keys.add(f"{parent.as_posix()}/")
+    return keys
+
+
+def _prefix(match: re.Match[str]) -> str:
+    scope = match.group("scope")
+    return f"{match.group('type')}({scope})" if scope else match.group("type")
+
+
+def _form(subjects: list[str]) -> str:
+    """How the descriptions after the prefix are written, as a placeholder."""
+    descriptions = [_description(subject) for subject in subjects]
+    lower = sum(1 for d in descriptions if d[:1].islower())
+    moods = Counter(mood for mood in map(_mood, subjects) if mood)
+    words = []
+    if _share(lower, len(descriptions)) >= MESSAGE_SHARE:
+        words.append("lowercase")
+    if sum(moods.values()) * 2 >= len(subjects) and _share(moods["imperative"], sum(moods.values())) >= 0.8:
+        words.append("imperative")
+    return f"<{' '.join(words) or 'description'}>"
+
+
+class PathConventionReflector:
+    """Which Conventional Commits type and scope the person writes for which files: `ci(github-
+    actions)` for `.github/workflows/`, `build(poetry)` for `pyproject.toml`, `test` for the
+    tests.  A place's convention is kept only when it says more than the person's general one
+    (a parent place or the whole history with the same prefix)."""
+
+    def habits(self, window: list[CommitFacts]) -> list[Habit]:
+        overall: Counter[str] = Counter()
+        by_place: dict[str, list[tuple[CommitFacts, str]]] = {}
+        for facts in window:
+            match = CONVENTIONAL.match(facts.subject.strip())
+            if not match or not facts.paths or len(facts.paths) > MAX_COCHANGE_FILES:
+                continue
+            overall[_prefix(match)] += 1
+            for key in _path_keys(facts.paths):
+                by_place.setdefault(key, []).append((facts, _prefix(match)))
+        conventional = sum(overall.values())
+        if conventional < MIN_COMMITS or _share(conventional, len(window)) < MESSAGE_SHARE:
+            return []
+        general = {prefix for prefix, n in overall.items() if _share(n, conventional) >= MESSAGE_SHARE}
+        conventions: dict[str, tuple[str, list[tuple[CommitFacts, str]]]] = {}
+        for key in sorted(by_place, key=lambda k: (k.count("/") - k.endswith("/"), k)):  # parents first
+            found = self._convention(by_place[key])
+            if found is None or found in general or self._inherited(key, found, conventions):
+                continue
+            conventions[key] = (found, by_place[key])
+        return [self._habit(key, prefix, seen) for key, (prefix, seen) in sorted(conventions.items())]
+
+    @staticmethod
+    def _convention(seen: list[tuple[CommitFacts, str]]) -> str | None:
+        if len(seen) < MIN_PATH_COMMITS:
+            return None
+        prefix, count = _ranked_pair(Counter(prefix for _, prefix in seen))
+        return prefix if _share(count, len(seen)) >= MESSAGE_SHARE else None
+
+    @staticmethod
+    def _inherited(key: str, prefix: str, conventions: Mapping[str, tuple[str, Any]]) -> bool:
+        parents = [f"{parent.as_posix()}/" for parent in PurePosixPath(key.rstrip("/")).parents]
+        nearest = next((conventions[p][0] for p in parents if p in conventions), None)
+        return nearest == prefix
+
+    @staticmethod
+    def _habit(key: str, prefix: str, seen: list[tuple[CommitFacts, str]]) -> Habit:
+        latest = sorted((facts for facts, _ in seen), key=lambda f: (f.at, f.commit))
+        matching = [facts for facts, used in seen if used == prefix]
+        form = _form([facts.subject.strip() for facts in matching])
+        statement = f"For a change to `{key}` you write `{prefix}: {form}`."
+        examples = [facts.subject.strip()[:120] for facts in reversed(latest) if facts in matching][:EXAMPLES]
+        statement += " Your own recent subjects there:\n" + "\n".join(f"- {e}" for e in examples)
+        what = f"`{prefix}:` for a change to {key}"
+        return Habit(
+            key=f"commit-convention:{key}",
+            title=f"Commits changing {key} are `{prefix}: ...`",
+            statement=statement,
+            selectors=Selectors(paths=(key,), operations=("commit",)),
+            support=len(matching),
+            total=len(seen),
+            finding=f"{len(matching)} of your {len(seen)} Conventional Commits changing {key} (of your last"
+            f" {PATH_COMMITS} commits at most): {what}",
+            citations=tuple(
+                Citation(f.event_id, f.at, f"{what}: {f.commit[:12]} {f.subject[:120]}")
+                for f in list(reversed([f for f in latest if f in matching]))[:EVIDENCE_COMMITS]
+            ),
+        )
+
+
+def _ranked_pair(counts: Counter[str]) -> tuple[str, int]:
+    """The most frequent name and its count, ties by name."""
+    return min(counts.items(), key=lambda item: (-item[1], item[0]))
+
+
 class CommitReflection:
     """All the commit reflectors, fed one event at a time.  Branch names come from the
-    user's own commits only (a checkout may be of somebody else's branch)."""
+    user's own commits only (a checkout may be of somebody else's branch).  Message
+    habits are judged on the user's latest commits; co-change and branches on all."""
 
     def __init__(self) -> None:
-        self.messages = MessageReflector()
+        self.recent = RecentWindow(RECENT_COMMITS)
+        self.paths_window = RecentWindow(PATH_COMMITS)
         self.cochange = CochangeReflector()
         self.branches = BranchReflector()
         self.commits = 0
+        self.generated: Counter[str] = Counter()  # the user's commits a tool wrote, by kind
 
     def add_event(self, event_id: str, event_type: str, at: str, context: Mapping[str, Any]) -> None:
-        if event_type == "repo.commit":
-            facts = commit_facts(event_id, at, context)
-            if facts is None:
-                return
-            self.commits += 1
-            self.messages.add(facts)
-            self.cochange.add(facts)
-            self.branches.add_branch(facts.branch, facts)
+        if event_type != "repo.commit":
+            return
+        if context.get("authorIsUser") is True:
+            kind = generated_kind(context)
+            if kind is not None:
+                self.generated[kind] += 1
+        facts = commit_facts(event_id, at, context)
+        if facts is None:
+            return
+        self.commits += 1
+        self.recent.add(facts)
+        self.paths_window.add(facts)
+        self.cochange.add(facts)
+        self.branches.add_branch(facts.branch, facts)
+
+    def message_habits(self) -> list[Habit]:
+        messages = MessageReflector(seen=self.recent.seen)
+        for facts in self.recent.latest():
+            messages.add(facts)
+        return messages.habits()
 
     def habits(self) -> list[Habit]:
-        return [*self.messages.habits(), *self.cochange.habits(), *self.branches.habits()]
+        return [
+            *self.message_habits(),
+            *PathConventionReflector().habits(self.paths_window.latest()),
+            *self.cochange.habits(),
+            *self.branches.habits(),
+        ]
 
 
 def reflect(events: Iterable[tuple[str, str, str, Mapping[str, Any]]]) -> list[Habit]:
