@@ -1,6 +1,6 @@
 """Benchmark: `comet learn` over 20,000 commit events; memory stays flat as the journal grows.
 
-Target: ≤ 30 s for 20,000 commit events.  The repository is the one bench_import.py
+Target: ≤ 10 s for 20,000 commit events.  The repository is the one bench_import.py
 writes with `git fast-import` (the user's own commits, realistic subjects and paths).
 For each size (default 5,000, 10,000 and 20,000 newest commits) a fresh COMET_HOME gets
 `comet init --no-hooks` and `comet journal import-history --max N`; then `comet learn`
@@ -25,7 +25,7 @@ from pathlib import Path
 from _common import BenchEnv, add_common_arguments, bench_environment
 from bench_import import build_repository, fresh_store
 
-TARGET_SECONDS = 30.0
+TARGET_SECONDS = 10.0  # issue 14: learn over 20,000 commits in at most 10 s
 MEASURE = (
     "import resource, subprocess, sys, time\n"
     "started = time.perf_counter()\n"

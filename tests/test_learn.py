@@ -592,3 +592,26 @@ def test_a_torn_journal_line_is_reported_and_the_rest_is_learned(
     report = ok("learn", cwd=repo)
     assert [problem["kind"] for problem in report["journalProblems"]] == ["torn"]
     assert len(habits(repo)) == CONVENTIONAL_HABITS
+
+
+def test_a_path_convention_reaches_a_commit_on_that_path(tmp_path: Path) -> None:
+    repo = new_repo(tmp_path / "paths")
+    for number in range(6):
+        author_commit(
+            repo, ME, f"ci(github-actions): pin step {number}", {".github/workflows/ci.yml": f"{number}"}
+        )
+        author_commit(repo, ME, f"fix(bump): handle case {number}", {"src/pkg/bump.py": f"{number}"})
+    for number in range(3):
+        author_commit(repo, ME, f"bump: version 1.{number}.0 → 1.{number + 1}.0", {"pyproject.toml": "v"})
+    ok("init", cwd=repo)
+    ok("journal", "import-history", cwd=repo)
+    ok("learn", cwd=repo)
+    found = habits(repo)
+    assert "the types you use: ci, fix." in found["Commit subjects follow Conventional Commits"]["text"]
+    context = ok("task", "--task", "commit", "--operation", "commit", "--path", "src/pkg/bump.py", cwd=repo)
+    texts = [item.get("text") or item["summary"] for item in context["context"] + context["manifest"]]
+    assert any(
+        "`fix(bump): <lowercase imperative>`" in text and '"fix(bump): handle case 5"' in text
+        for text in texts
+    )
+    assert not any("ci(github-actions)" in text for text in texts)

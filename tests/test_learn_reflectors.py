@@ -296,7 +296,7 @@ def test_conventions_that_follow_the_changed_paths() -> None:
     assert workflows.selectors.paths == (".github/",)
     assert workflows.selectors.operations == ("commit",)
     assert "`ci(github-actions): <lowercase imperative>`" in workflows.statement
-    assert "- ci(github-actions): pin action 5" in workflows.statement
+    assert '"ci(github-actions): pin action 5"; "ci(github-actions): pin action 4"' in workflows.statement
     assert "`build(poetry):" in found["commit-convention:pyproject.toml"].statement
     assert "`test:" in found["commit-convention:tests/"].statement
     assert "`fix(bump):" in found["commit-convention:src/pkg/bump.py"].statement

@@ -263,6 +263,7 @@ def _apply_habit(provider: MachineProvider, store: ScopeStore, habit: Habit, rep
     change = Remember(
         text=habit.statement,
         title=habit.title,
+        summary=habit.summary,
         scope=store.scope,
         memory_type="collaboration-policy",
         memory_class="collaboration-habit",
@@ -306,6 +307,11 @@ def _refresh_habit(
             report.note(source, "update", "noop", record_id, f"still holds ({habit.finding})")
             return
     else:
-        fields = (("evidence", evidence), ("text", habit.statement), ("selectors", habit.selectors))
+        fields: tuple[tuple[str, Any], ...] = (
+            ("evidence", evidence),
+            ("text", habit.statement),
+            ("selectors", habit.selectors),
+        )
+        fields += (("summary", habit.summary),) if habit.summary else ()
         provider.apply(Amend(record_id, fields, "the habit changed"))
     report.note(source, "update", "applied", record_id, habit.finding)

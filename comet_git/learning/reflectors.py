@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 from typing import Any
 
-from comet_git.records.model import Selectors
+from comet_git.records.model import MAX_SUMMARY, Selectors
 
 # -- thresholds (README: "What comet learns from your commits") ---------------------------
 
@@ -164,6 +164,7 @@ class Habit:
     total: int
     finding: str  # the counts, for the first evidence item: "41 of 45 of your commits ..."
     citations: tuple[Citation, ...]
+    summary: str | None = None  # when the derived one (the first sentence) would lose the examples
 
 
 class _Examples:
@@ -677,7 +678,14 @@ class PathConventionReflector:
         form = _form([facts.subject.strip() for facts in matching])
         statement = f"For a change to `{key}` you write `{prefix}: {form}`."
         examples = [facts.subject.strip()[:120] for facts in reversed(latest) if facts in matching][:EXAMPLES]
-        statement += " Your own recent subjects there:\n" + "\n".join(f"- {e}" for e in examples)
+        # The examples are what an agent imitates best: the summary (all a manifest entry shows)
+        # keeps as many of them as fit.
+        statement += " Your own recent subjects there: " + "; ".join(f'"{e}"' for e in examples) + "."
+        summary = statement
+        while len(summary) > MAX_SUMMARY and examples:
+            examples.pop()
+            summary = statement.split(" Your own", 1)[0] + " Your own recent subjects there: "
+            summary += "; ".join(f'"{e}"' for e in examples) + "."
         what = f"`{prefix}:` for a change to {key}"
         return Habit(
             key=f"commit-convention:{key}",
@@ -692,6 +700,7 @@ class PathConventionReflector:
                 Citation(f.event_id, f.at, f"{what}: {f.commit[:12]} {f.subject[:120]}")
                 for f in list(reversed([f for f in latest if f in matching]))[:EVIDENCE_COMMITS]
             ),
+            summary=summary if examples else statement.split(" Your own", 1)[0],
         )
 
 
