@@ -615,3 +615,29 @@ def test_a_path_convention_reaches_a_commit_on_that_path(tmp_path: Path) -> None
         for text in texts
     )
     assert not any("ci(github-actions)" in text for text in texts)
+
+
+def test_a_habit_the_recent_commits_turned_from_is_superseded_with_the_reason(tmp_path: Path) -> None:
+    repo = new_repo(tmp_path / "drift")
+    for number in range(15):
+        author_commit(repo, ME, f"Added the widget part {number}", {f"lib/w{number % 3}.txt": "x"})
+    ok("init", "--no-hooks", cwd=repo)
+    ok("journal", "import-history", cwd=repo)
+    ok("learn", cwd=repo)
+    past = habits(repo)["Commit subjects in the past tense"]
+    for number in range(100):
+        author_commit(repo, ME, f"Add the gadget part {number}", {f"lib/g{number % 3}.txt": "x"})
+    ok("journal", "import-history", cwd=repo)
+    report = ok("learn", cwd=repo)
+    found = habits(repo)
+    imperative = found["Commit subjects in the imperative mood"]
+    assert "Commit subjects in the past tense" not in {
+        t for t, r in found.items() if r["lifecycle"] != "superseded"
+    }
+    retired = ok("memory", "show", "--id", past["id"], cwd=repo)
+    record = retired.get("record", retired)
+    assert record["lifecycle"] == "superseded" and record["supersededBy"] == [imperative["id"]]
+    [note] = [item for item in report["results"] if item["action"] == "supersede"]
+    # The commits share seconds, so the latest 100 may hold a few of the older ones.
+    assert note["id"] == past["id"] and note["reason"].startswith("your recent commits turned: ")
+    assert "commit subjects that start with a verb (of your last 100 commits)" in note["reason"]

@@ -27,7 +27,7 @@ from comet_git.journal.events import Event
 from comet_git.journal.log import DONE, FAILED, Journal, JournalProblem
 from comet_git.learning import consolidate
 from comet_git.learning.capture import process_signal
-from comet_git.learning.reflectors import CommitReflection, Habit
+from comet_git.learning.reflectors import RIVALS, CommitReflection, Habit
 from comet_git.provider import Amend, MachineProvider, Query, Remember
 from comet_git.provider.remote import RemoteError
 from comet_git.records.model import MAX_EVIDENCE, Evidence, Selectors, stable_record_id
@@ -143,8 +143,13 @@ def _learn_store(provider: MachineProvider, store: ScopeStore, report: LearnRepo
     journal.mark((event_id, DONE, None) for event_id in finished)
     if reflection.commits:
         try:
-            for habit in reflection.habits():
-                _apply_habit(provider, store, habit, report)
+            habits = reflection.habits()
+            formed = {habit.key for habit in habits}
+            for habit in habits:
+                retired = _retire_rival(provider, store, habit, formed, report)
+                placed = _apply_habit(provider, store, habit, report)
+                if retired and placed:
+                    consolidate.supersede(provider, placed, [retired])
         except CometError as error:
             report.failed.append({"eventId": None, "type": "repo.commit", "error": str(error)})
             return  # the commits stay pending: the next run recounts them
@@ -247,19 +252,44 @@ def _habit_evidence(habit: Habit) -> tuple[Evidence, ...]:
     return tuple(found[:MAX_EVIDENCE])
 
 
-def _apply_habit(provider: MachineProvider, store: ScopeStore, habit: Habit, report: LearnReport) -> None:
+def _retire_rival(
+    provider: MachineProvider, store: ScopeStore, habit: Habit, formed: set[str], report: LearnReport
+) -> str | None:
+    """Supersede the live inferred record of the habit `habit` rules out (learned from older
+    commits), when the reflection no longer forms it: the person's recent commits turned.
+    Returns its id, or None when there is none to retire (never learned, forgotten, already
+    retired, or the person's own words)."""
+    rival = RIVALS.get(habit.key)
+    if rival is None or rival in formed or not report.learning:
+        return None
+    record_id = stable_record_id(store.name, rival)
+    record = find_record(provider, record_id)
+    if record is None or record["state"] != "live" or record["lifecycle"] == "superseded":
+        return None
+    if record["authority"] != "inferred":
+        return None  # explicit memory changes only when the person changes it
+    reason = f"your recent commits turned: {habit.finding}"
+    provider.apply(Amend(record_id, (("lifecycle", "superseded"),), reason))
+    report.note(f"reflector {rival}", "supersede", "applied", record_id, reason)
+    return record_id
+
+
+def _apply_habit(
+    provider: MachineProvider, store: ScopeStore, habit: Habit, report: LearnReport
+) -> str | None:
+    """Create or refresh the habit's record; its id when it is live afterwards."""
     record_id = stable_record_id(store.name, habit.key)
     source = f"reflector {habit.key}"
     existing = find_record(provider, record_id)
     if existing is not None and existing["state"] == "forgotten":
         report.note(source, "create", "noop", record_id, "you forgot this habit: it is not learned again")
-        return
+        return None
     if existing is not None:
         _refresh_habit(provider, habit, existing, source, report)
-        return
+        return record_id if existing["lifecycle"] != "superseded" else None
     if not report.learning:
         report.note(source, "create", "noop", None, "memory.learning is off: no new records")
-        return
+        return None
     change = Remember(
         text=habit.statement,
         title=habit.title,
@@ -274,6 +304,7 @@ def _apply_habit(provider: MachineProvider, store: ScopeStore, habit: Habit, rep
     # A habit forgotten for good is in no index any more: place() finds its tombstone by id.
     placed = consolidate.place(provider, change, record_id=record_id)
     report.note(source, "create", placed.status, placed.id, f"{placed.reason} ({habit.finding})")
+    return placed.id if placed.status == "applied" else None
 
 
 def find_record(provider: MachineProvider, record_id: str) -> dict[str, Any] | None:

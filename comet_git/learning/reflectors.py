@@ -51,6 +51,19 @@ BRANCH_REST = re.compile(r"^[a-z0-9]+(?:[-.][a-z0-9]+)*$")
 TYPE_PREFIX = re.compile(r"^[A-Za-z][\w-]*(?:\([^()]*\))?!?:\s")  # any `word:` or `word(x):` prefix
 EMOJI = re.compile(r"[\u2600-\u27bf\U0001f000-\U0001faff]|:[a-z0-9_+-]+:")
 
+# Habits that cannot both hold: when the person's recent commits form one, the other (learned
+# from their older commits) is superseded, with the new counts as the reason.
+_RIVAL_PAIRS = (
+    ("mood:imperative", "mood:past"),
+    ("case:lower", "case:upper"),
+    ("conventional", "never:type-prefix"),
+)
+RIVALS = {
+    f"commit-message:{one}": f"commit-message:{other}"
+    for pair in _RIVAL_PAIRS
+    for one, other in (pair, pair[::-1])
+}
+
 # Subjects written by a tool, not by the person: release tools (commitizen, standard-version,
 # release scripts), dependency bots, pre-commit.ci.  They say nothing of how the person writes.
 _VERSION = r"v?\d+(?:\.\d+)+\S*"
