@@ -641,3 +641,33 @@ def test_a_habit_the_recent_commits_turned_from_is_superseded_with_the_reason(tm
     # The commits share seconds, so the latest 100 may hold a few of the older ones.
     assert note["id"] == past["id"] and note["reason"].startswith("your recent commits turned: ")
     assert "commit subjects that start with a verb (of your last 100 commits)" in note["reason"]
+
+
+def test_a_newcomer_gets_the_projects_agreement_and_a_person_keeps_their_own(tmp_path: Path) -> None:
+    repo = new_repo(tmp_path / "project")
+    for number, subject in enumerate(CONVENTIONAL * 3):
+        someone = (f"Dev {number % 6}", f"dev{number % 6}@example.com")
+        author_commit(repo, someone, subject, {f"src/m{number % 4}.py": f"{number}"})
+    for number in range(3):
+        author_commit(repo, ME, f"Tidy module {number}", {f"src/m{number}.py": "me"})
+    ok("init", "--no-hooks", cwd=repo)
+    imported = ok("journal", "import-history", cwd=repo)
+    assert imported["matched"] == 3 and imported["otherAuthors"] == 36
+    ok("learn", cwd=repo)
+    [agreement] = ok("memory", "list", cwd=repo)["records"]
+    assert agreement["title"] == "The project uses Conventional Commits"
+    assert agreement["memoryClass"] == "project-agreement" and agreement["authority"] == "inferred"
+    context = ok("task", "--task", "commit", "--operation", "commit", "--path", "src/m1.py", cwd=repo)
+    assert agreement["id"] in {item["id"] for item in context["context"] + context["manifest"]}
+
+    # The person's own habit says otherwise: it stands, the project's agreement is not formed.
+    for number in range(12):
+        author_commit(repo, ME, f"Tidy module part {number}", {f"src/m{number % 4}.py": "me again"})
+    ok("journal", "import-history", cwd=repo)
+    report = ok("learn", cwd=repo)
+    found = habits(repo)
+    assert "No type prefix on commit subjects" in found
+    shown = ok("memory", "show", "--id", agreement["id"], cwd=repo)
+    assert shown.get("record", shown)["lifecycle"] == "superseded"
+    [note] = [item for item in report["results"] if item["action"] == "supersede"]
+    assert note["id"] == agreement["id"] and note["reason"].startswith("your own habit ranks above")

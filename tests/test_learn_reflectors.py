@@ -311,3 +311,24 @@ def test_conventions_that_follow_the_changed_paths() -> None:
 def test_a_single_prefix_everywhere_is_no_path_convention() -> None:
     events = [commit(i, f"fix: case {i}", paths=(f"src/m{i % 3}.py",)) for i in range(20)]
     assert not [key for key in keys(reflect(events)) if key.startswith("commit-convention:")]
+
+
+def others_commit(number: int, subject: str, author: int) -> Event:
+    event = commit(number, subject, user=False)
+    event[3]["authorKey"] = f"au-{author}"
+    return event
+
+
+def test_the_projects_convention_comes_from_everyones_commits() -> None:
+    events = [others_commit(i, s, author=i % 8) for i, s in enumerate(CONVENTIONAL_SUBJECTS * 3)]
+    events += [commit(100 + i, f"fix: my change {i}") for i in range(3)]
+    events += [others_commit(200 + i, f"bump: version 1.{i}.0 → 1.{i + 1}.0", author=9) for i in range(20)]
+    found = {habit.key: habit for habit in reflect(events)}
+    agreement = found["project-agreement:conventional"]
+    assert agreement.memory_class == "project-agreement"
+    assert agreement.finding.startswith("39 of the project's last 39 commits, by 9 authors")
+    assert "bump" not in agreement.statement
+    assert not [key for key in found if key.startswith("commit-message:")]  # 3 commits are no habit
+    # A handful of authors is their habits, not the project's agreement.
+    few = [others_commit(i, s, author=i % 3) for i, s in enumerate(CONVENTIONAL_SUBJECTS * 3)]
+    assert "project-agreement:conventional" not in keys(reflect(few))

@@ -152,8 +152,16 @@ def has_body(message: str) -> bool:
 
 
 def commit_event(
-    commit: Commit, project_key: str, *, user: set[str], branch: str | None, source: str
+    commit: Commit,
+    project_key: str,
+    *,
+    user: set[str],
+    branch: str | None,
+    source: str,
+    with_files: bool = True,
 ) -> Event:
+    """The `repo.commit` event of a commit.  Without `with_files` (another author's commit,
+    kept for the project's own conventions) the changed paths are left out."""
     additions = sum(a or 0 for _, a, _ in commit.files)
     deletions = sum(d or 0 for _, _, d in commit.files)
     is_user = commit.author_email in user
@@ -172,13 +180,15 @@ def commit_event(
             "branch": branch,
             "authorIsUser": is_user,
             "authorIsBot": bool(BOT_EMAIL.search(commit.author_email)),
+            # Tells authors apart without keeping their e-mail address.
+            "authorKey": stable_id("au", project_key, commit.author_email),
             "subject": commit.subject[:300],
             "hasBody": has_body(commit.message),
             "trailers": trailers(commit.message),
             "issues": sorted(set(ISSUE_REFERENCE.findall(commit.message)))[:20],
             "files": [
                 {"path": path, "added": added, "deleted": deleted}
-                for path, added, deleted in commit.files[:MAX_FILES]
+                for path, added, deleted in (commit.files[:MAX_FILES] if with_files else ())
             ],
             "filesChanged": len(commit.files),
             "filesTruncated": len(commit.files) > MAX_FILES,

@@ -146,10 +146,10 @@ def _learn_store(provider: MachineProvider, store: ScopeStore, report: LearnRepo
             habits = reflection.habits()
             formed = {habit.key for habit in habits}
             for habit in habits:
-                retired = _retire_rival(provider, store, habit, formed, report)
+                retired = _retire_rivals(provider, store, habit, formed, report)
                 placed = _apply_habit(provider, store, habit, report)
                 if retired and placed:
-                    consolidate.supersede(provider, placed, [retired])
+                    consolidate.supersede(provider, placed, retired)
         except CometError as error:
             report.failed.append({"eventId": None, "type": "repo.commit", "error": str(error)})
             return  # the commits stay pending: the next run recounts them
@@ -252,23 +252,32 @@ def _habit_evidence(habit: Habit) -> tuple[Evidence, ...]:
     return tuple(found[:MAX_EVIDENCE])
 
 
-def _retire_rival(
+def _retire_rivals(
     provider: MachineProvider, store: ScopeStore, habit: Habit, formed: set[str], report: LearnReport
+) -> list[str]:
+    """Supersede the live inferred records of the habits `habit` rules out (learned from older
+    commits, or the project's agreement it ranks above), when the reflection no longer forms
+    them.  Returns their ids."""
+    if not report.learning:
+        return []
+    rivals = [rival for rival in RIVALS.get(habit.key, ()) if rival not in formed]
+    retired = (_retire(provider, store, rival, habit, report) for rival in rivals)
+    return [record_id for record_id in retired if record_id]
+
+
+def _retire(
+    provider: MachineProvider, store: ScopeStore, rival: str, habit: Habit, report: LearnReport
 ) -> str | None:
-    """Supersede the live inferred record of the habit `habit` rules out (learned from older
-    commits), when the reflection no longer forms it: the person's recent commits turned.
-    Returns its id, or None when there is none to retire (never learned, forgotten, already
-    retired, or the person's own words)."""
-    rival = RIVALS.get(habit.key)
-    if rival is None or rival in formed or not report.learning:
-        return None
+    """The id of `rival`'s record once superseded, or None when there is none to retire (never
+    learned, forgotten, already retired, or the person's own words)."""
     record_id = stable_record_id(store.name, rival)
     record = find_record(provider, record_id)
     if record is None or record["state"] != "live" or record["lifecycle"] == "superseded":
         return None
     if record["authority"] != "inferred":
         return None  # explicit memory changes only when the person changes it
-    reason = f"your recent commits turned: {habit.finding}"
+    own = "your own habit ranks above the project's agreement"
+    reason = f"{own if rival.startswith('project-') else 'your recent commits turned'}: {habit.finding}"
     provider.apply(Amend(record_id, (("lifecycle", "superseded"),), reason))
     report.note(f"reflector {rival}", "supersede", "applied", record_id, reason)
     return record_id
@@ -296,7 +305,7 @@ def _apply_habit(
         summary=habit.summary,
         scope=store.scope,
         memory_type="collaboration-policy",
-        memory_class="collaboration-habit",
+        memory_class=habit.memory_class,
         selectors=habit.selectors,
         authority="inferred",
         evidence=_habit_evidence(habit),

@@ -21,7 +21,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
-from typing import Any
+from typing import Any, NamedTuple
 
 from comet_git.records.model import MAX_SUMMARY, Selectors
 
@@ -33,6 +33,11 @@ RECENT_COMMITS = 100  # message habits are judged on the latest commits only: ha
 PATH_COMMITS = 400  # path conventions need more evidence per path, so a longer window
 MIN_PATH_COMMITS = 5  # a path's convention: at least this many commits changing it
 EXAMPLES = 4  # the person's own recent subjects quoted in a habit's text
+PROJECT_COMMITS = 500  # project agreements: the latest commits of everyone
+MIN_PROJECT_COMMITS = 30
+MIN_PROJECT_AUTHORS = 5  # fewer, and the "project" is a few people's habits
+PROJECT_CONVENTIONAL = "project-agreement:conventional"
+PROJECT_SIGNOFF = "project-agreement:signoff"
 ISSUE_SHARE = 0.7
 MIN_COCHANGE = 5  # a source directory changed in at least 5 commits, its tests in at least 5 of them
 COCHANGE_SHARE = 0.6
@@ -52,17 +57,24 @@ TYPE_PREFIX = re.compile(r"^[A-Za-z][\w-]*(?:\([^()]*\))?!?:\s")  # any `word:` 
 EMOJI = re.compile(r"[\u2600-\u27bf\U0001f000-\U0001faff]|:[a-z0-9_+-]+:")
 
 # Habits that cannot both hold: when the person's recent commits form one, the other (learned
-# from their older commits) is superseded, with the new counts as the reason.
+# from their older commits) is superseded, with the new counts as the reason.  A habit of the
+# person's own also replaces the project's agreement on the same thing: it ranks above it.
 _RIVAL_PAIRS = (
     ("mood:imperative", "mood:past"),
     ("case:lower", "case:upper"),
     ("conventional", "never:type-prefix"),
 )
-RIVALS = {
-    f"commit-message:{one}": f"commit-message:{other}"
+RIVALS: dict[str, tuple[str, ...]] = {
+    f"commit-message:{one}": (f"commit-message:{other}",)
     for pair in _RIVAL_PAIRS
     for one, other in (pair, pair[::-1])
 }
+for _personal, _agreement in (
+    ("commit-message:conventional", "project-agreement:conventional"),
+    ("commit-message:never:type-prefix", "project-agreement:conventional"),
+    ("commit-message:signoff", "project-agreement:signoff"),
+):
+    RIVALS[_personal] = (*RIVALS.get(_personal, ()), _agreement)
 
 # Subjects written by a tool, not by the person: release tools (commitizen, standard-version,
 # release scripts), dependency bots, pre-commit.ci.  They say nothing of how the person writes.
@@ -178,6 +190,7 @@ class Habit:
     finding: str  # the counts, for the first evidence item: "41 of 45 of your commits ..."
     citations: tuple[Citation, ...]
     summary: str | None = None  # when the derived one (the first sentence) would lose the examples
+    memory_class: str = "collaboration-habit"  # or "project-agreement": what everyone does
 
 
 class _Examples:
@@ -722,6 +735,92 @@ def _ranked_pair(counts: Counter[str]) -> tuple[str, int]:
     return min(counts.items(), key=lambda item: (-item[1], item[0]))
 
 
+class ProjectCommit(NamedTuple):
+    at: str
+    commit: str
+    subject: str
+    signed_off: bool
+    author: str  # "you", or another author's key (never an e-mail address)
+    event_id: str
+
+
+class ProjectReflector:
+    """The project's own commit conventions, from everyone's commits (the user's and other
+    authors'): what a newcomer with few commits of their own should follow.  Kept apart from
+    the person's habits (`memory_class: project-agreement`), and placed after them, so a
+    habit of the person's own that says otherwise stands."""
+
+    def __init__(self) -> None:
+        self.window: list[ProjectCommit] = []
+
+    def add(self, event_id: str, at: str, context: Mapping[str, Any]) -> None:
+        if generated_kind(context) is not None:
+            return
+        trailers = context.get("trailers") or {}
+        signed = bool(trailers.get("signedOff")) if isinstance(trailers, Mapping) else False
+        author = "you" if context.get("authorIsUser") is True else str(context.get("authorKey") or "")
+        subject = str(context.get("subject") or "").strip()
+        if subject and author:
+            self.window.append(
+                ProjectCommit(at, str(context.get("commit", "")), subject, signed, author, event_id)
+            )
+            if len(self.window) > PROJECT_COMMITS * 2:
+                self.window = self._latest()
+
+    def _latest(self) -> list[ProjectCommit]:
+        return sorted(self.window)[-PROJECT_COMMITS:]
+
+    def habits(self, personal: set[str]) -> list[Habit]:
+        """The agreements the person's own habits (`personal`, their keys) do not settle."""
+        latest = self._latest()
+        authors = len({row.author for row in latest})
+        if len(latest) < MIN_PROJECT_COMMITS or authors < MIN_PROJECT_AUTHORS:
+            return []
+        found = []
+        types = Counter(match.group("type") for row in latest if (match := CONVENTIONAL.match(row.subject)))
+        covered = {agreement for key in personal for agreement in RIVALS.get(key, ())}
+        if _share(sum(types.values()), len(latest)) >= MESSAGE_SHARE and PROJECT_CONVENTIONAL not in covered:
+            statement = (
+                "This project writes commit subjects as Conventional Commits, `type(scope): description`"
+            )
+            statement += f"; the types in use: {', '.join(_ranked(types, 8))}."
+            support = [row for row in latest if CONVENTIONAL.match(row.subject)]
+            what = "Conventional Commits subject"
+            found.append(_project_habit("conventional", "The project uses Conventional Commits", statement,
+                                        support, latest, authors, what))  # fmt: skip
+        signed = [row for row in latest if row.signed_off]
+        if _share(len(signed), len(latest)) >= MESSAGE_SHARE and PROJECT_SIGNOFF not in covered:
+            statement = "This project signs off every commit (`git commit -s`: a Signed-off-by trailer)."
+            found.append(_project_habit("signoff", "The project signs off commits", statement, signed, latest,
+                                        authors, "Signed-off-by trailer"))  # fmt: skip
+        return found
+
+
+def _project_habit(
+    key: str,
+    title: str,
+    statement: str,
+    support: list[ProjectCommit],
+    latest: list[ProjectCommit],
+    authors: int,
+    what: str,
+) -> Habit:
+    return Habit(
+        key=f"project-agreement:{key}",
+        title=title,
+        statement=statement,
+        selectors=Selectors(operations=("commit",)),
+        support=len(support),
+        total=len(latest),
+        finding=f"{len(support)} of the project's last {len(latest)} commits, by {authors} authors: {what}",
+        citations=tuple(
+            Citation(row.event_id, row.at, f"{what}: {row.commit[:12]} {row.subject[:120]}")
+            for row in reversed(support[-EVIDENCE_COMMITS:])
+        ),
+        memory_class="project-agreement",
+    )
+
+
 class CommitReflection:
     """All the commit reflectors, fed one event at a time.  Branch names come from the
     user's own commits only (a checkout may be of somebody else's branch).  Message
@@ -734,10 +833,12 @@ class CommitReflection:
         self.branches = BranchReflector()
         self.commits = 0
         self.generated: Counter[str] = Counter()  # the user's commits a tool wrote, by kind
+        self.project = ProjectReflector()
 
     def add_event(self, event_id: str, event_type: str, at: str, context: Mapping[str, Any]) -> None:
         if event_type != "repo.commit":
             return
+        self.project.add(event_id, at, context)
         if context.get("authorIsUser") is True:
             kind = generated_kind(context)
             if kind is not None:
@@ -758,12 +859,13 @@ class CommitReflection:
         return messages.habits()
 
     def habits(self) -> list[Habit]:
-        return [
+        personal = [
             *self.message_habits(),
             *PathConventionReflector().habits(self.paths_window.latest()),
             *self.cochange.habits(),
             *self.branches.habits(),
         ]
+        return [*personal, *self.project.habits({habit.key for habit in personal})]
 
 
 def reflect(events: Iterable[tuple[str, str, str, Mapping[str, Any]]]) -> list[Habit]:
