@@ -332,6 +332,11 @@ def memory_remember(path: Path, as_json: bool, **options: Any) -> None:
 @click.option(
     "--all", "include_all", is_flag=True, help="Include superseded and forgotten records, each marked."
 )
+@click.option(
+    "--stale",
+    is_flag=True,
+    help="Only the records whose paths, make targets or scripts are gone at HEAD, with the reasons.",
+)
 @json_option
 def memory_list(path: Path, as_json: bool, **options: Any) -> None:
     """List the records visible here: global ones and this project's.
