@@ -580,6 +580,19 @@ def journal_replay(path: Path, as_json: bool) -> None:
     run(as_json, lambda: journal.replay(workspace(path)))
 
 
+@journal_group.command("compact")
+@path_argument
+@json_option
+def journal_compact(path: Path, as_json: bool) -> None:
+    """Fold processed events no record cites into monthly summaries (`comet learn` does it past 32 MB).
+
+    Example: comet journal compact --json
+    """
+    from comet_git.commands import journal
+
+    run(as_json, lambda: journal.compact(workspace(path)))
+
+
 @journal_group.command("record")
 @path_argument
 @click.option(

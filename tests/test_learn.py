@@ -671,3 +671,47 @@ def test_a_newcomer_gets_the_projects_agreement_and_a_person_keeps_their_own(tmp
     assert shown.get("record", shown)["lifecycle"] == "superseded"
     [note] = [item for item in report["results"] if item["action"] == "supersede"]
     assert note["id"] == agreement["id"] and note["reason"].startswith("your own habit ranks above")
+
+
+def test_compaction_folds_what_no_record_cites_and_learning_stays_the_same(
+    conventional_repo: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from comet_git.journal.log import Journal
+    from comet_git.learning import compaction
+    from comet_git.workspace import open_workspace
+
+    repo = conventional_repo
+    for number in range(30):  # more of the same user: src/x/ with tests/unit/x/
+        files = {
+            f"src/x/mod{number % 3}.py": f"w{number}",
+            f"tests/unit/x/test_mod{number % 3}.py": f"u{number}",
+        }
+        author_commit(repo, ME, f"fix(x): case {number}\n\nSigned-off-by: {ME[0]} <{ME[1]}>", files)
+    ok("init", "--no-hooks", cwd=repo)
+    ok("journal", "import-history", cwd=repo)
+    ok("learn", cwd=repo)
+    before = {title: record["evidence"][0]["summary"] for title, record in habits(repo).items()}
+    cited = {item["event"] for r in habits(repo).values() for item in r["evidence"] if item.get("event")}
+
+    monkeypatch.setattr(compaction, "KEEP_USER_COMMITS", 10)
+    monkeypatch.setattr(compaction, "KEEP_PROJECT_COMMITS", 10)
+    ws = open_workspace(repo)
+    provider = ws.provider()
+    [store] = [s for s in provider.visible_stores() if s.scope == "project"]
+    result = compaction.compact_store(provider, store)
+    assert result.folded > 0 and result.size_after < result.size_before
+    journal = Journal(store)
+    verbatim = {event.event_id for event in journal.events()}
+    assert cited <= verbatim  # a record's chain of evidence stays whole
+    assert len(verbatim) + result.folded == 42
+
+    # The folded ids stay known: a second import adds nothing, and learning forms the same habits.
+    assert ok("journal", "import-history", cwd=repo)["added"] == 0
+    ok("learn", cwd=repo)
+    after = {title: record["evidence"][0]["summary"] for title, record in habits(repo).items()}
+    assert set(after) == set(before)
+    # The co-change count is over the whole history: the folded commits still count, from the summary.
+    cochange = "Changes to src/x/ come with tests in tests/unit/x/"
+    assert after[cochange] == before[cochange] and after[cochange].startswith("42 of 42")
+    # (The message habits are judged on the latest commits, which real compaction keeps, KEEP_USER_COMMITS.)
+    assert ok("journal", "compact", cwd=repo)["stores"][store.name]["folded"] == 0  # nothing left to fold

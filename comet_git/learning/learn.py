@@ -27,6 +27,7 @@ from comet_git.journal.events import Event
 from comet_git.journal.log import DONE, FAILED, Journal, JournalProblem
 from comet_git.learning import consolidate
 from comet_git.learning.capture import process_signal
+from comet_git.learning.compaction import COMPACT_AT, compact_store
 from comet_git.learning.reflectors import RIVALS, CommitReflection, Habit
 from comet_git.provider import Amend, MachineProvider, Query, Remember
 from comet_git.provider.remote import RemoteError
@@ -49,6 +50,7 @@ class LearnReport:
     reflect: list[dict[str, Any]] = field(default_factory=list)
     skipped: list[str] = field(default_factory=list)  # stores another `learn` was busy with
     problems: list[JournalProblem] = field(default_factory=list)  # torn or unreadable journal lines
+    compacted: dict[str, dict[str, int]] = field(default_factory=dict)  # store -> sizes, past COMPACT_AT
 
     def note(
         self,
@@ -80,6 +82,7 @@ class LearnReport:
             "reflect": self.reflect,
             "busy": self.skipped,
             "journalProblems": [problem.to_json() for problem in self.problems],
+            "compacted": self.compacted,
         }
 
 
@@ -113,6 +116,8 @@ def _learn_store(provider: MachineProvider, store: ScopeStore, report: LearnRepo
     journal = Journal(store)
     statuses = journal.statuses(report.problems)
     reflection = CommitReflection()
+    for summary in journal.summaries():  # compacted months: what the reflectors counted of them
+        reflection.add_summary(summary.get("aggregates") or {})
     finished: list[str] = []  # pending events with nothing (more) to do
     commits: list[str] = []  # pending commit events: done once the habits are applied
     for event in journal.events(report.problems):
@@ -156,6 +161,8 @@ def _learn_store(provider: MachineProvider, store: ScopeStore, report: LearnRepo
     for start in range(0, len(commits), COMMIT_BATCH):
         journal.mark((event_id, DONE, None) for event_id in commits[start : start + COMMIT_BATCH])
     report.processed += len(commits)
+    if journal.size() > COMPACT_AT:
+        report.compacted[store.name] = compact_store(provider, store).to_json()
 
 
 def _process(provider: MachineProvider, journal: Journal, event: Event, report: LearnReport) -> None:

@@ -46,6 +46,7 @@ MAX_COCHANGE_DIRECTORIES = 4  # ...and so is one touching sources in more direct
 MIN_BRANCHES = 5  # distinct branch names
 BRANCH_SHARE = 0.8
 EVIDENCE_COMMITS = 5  # the most recent supporting commits cited as evidence
+PAIR_SEPARATOR = "\u001f"  # between the two directories of a co-change pair in a summary
 
 CONVENTIONAL = re.compile(r"^(?P<type>[a-z]+)(?:\((?P<scope>[^()]+)\))?!?: (?P<description>\S.*)$")
 ISSUE_HASH = re.compile(r"^#\d+$|^GH-\d+$")
@@ -521,6 +522,25 @@ def _covers(test: str, source: str) -> bool:
     return same_name or same_directory
 
 
+def cochanged(facts: CommitFacts) -> tuple[set[str], set[tuple[str, str]]] | None:
+    """The source directories a focused commit changes and the (source, test) directory
+    pairs it changes together, or None for a sweep (see CochangeReflector)."""
+    if not facts.paths or len(facts.paths) > MAX_COCHANGE_FILES:
+        return None
+    sources = [path for path in facts.paths if is_source_path(path) and _directory(path)]
+    tests = [path for path in facts.paths if is_test_path(path)]
+    source_directories = {_directory(path) for path in sources}
+    if len(source_directories) > MAX_COCHANGE_DIRECTORIES:
+        return None
+    pairs = {
+        (_directory(source), _directory(test))
+        for source in sources
+        for test in tests
+        if _directory(test) != _directory(source) and _covers(test, source)
+    }
+    return source_directories, pairs
+
+
 @dataclass
 class CochangeReflector:
     """Which test directory changes together with which source directory.
@@ -534,24 +554,22 @@ class CochangeReflector:
     examples: dict[tuple[str, str], _Examples] = field(default_factory=dict)
 
     def add(self, facts: CommitFacts) -> None:
-        if not facts.paths or len(facts.paths) > MAX_COCHANGE_FILES:
+        found = cochanged(facts)
+        if found is None:
             return
-        sources = [path for path in facts.paths if is_source_path(path) and _directory(path)]
-        tests = [path for path in facts.paths if is_test_path(path)]
-        source_directories = {_directory(path) for path in sources}
-        if len(source_directories) > MAX_COCHANGE_DIRECTORIES:
-            return
-        pairs = {
-            (_directory(source), _directory(test))
-            for source in sources
-            for test in tests
-            if _directory(test) != _directory(source) and _covers(test, source)
-        }
+        source_directories, pairs = found
         for directory in source_directories:
             self.touched[directory] += 1
         for pair in pairs:
             self.together[pair] += 1
             self.examples.setdefault(pair, _Examples()).add(facts)
+
+    def add_counts(self, counts: Mapping[str, Any]) -> None:
+        """Counts of commits compacted away (see `aggregate_commit`)."""
+        self.touched.update({str(k): int(v) for k, v in (counts.get("touched") or {}).items()})
+        for pair, count in (counts.get("together") or {}).items():
+            source, _, test = str(pair).partition(PAIR_SEPARATOR)
+            self.together[source, test] += int(count)
 
     def habits(self) -> list[Habit]:
         found = []
@@ -852,6 +870,15 @@ class CommitReflection:
         self.cochange.add(facts)
         self.branches.add_branch(facts.branch, facts)
 
+    def add_summary(self, aggregates: Mapping[str, Any]) -> None:
+        """What a compacted month's summary kept of its commits (see `aggregate_commit`)."""
+        self.commits += int(aggregates.get("commits") or 0)
+        self.recent.seen += int(aggregates.get("commits") or 0)
+        self.generated.update({str(k): int(v) for k, v in (aggregates.get("generated") or {}).items()})
+        self.cochange.add_counts(aggregates.get("cochange") or {})
+        for name, (at, commit, event_id) in (aggregates.get("branches") or {}).items():
+            self.branches.add_branch(name, _sighting(event_id, at, commit, name))
+
     def message_habits(self) -> list[Habit]:
         messages = MessageReflector(seen=self.recent.seen)
         for facts in self.recent.latest():
@@ -866,6 +893,38 @@ class CommitReflection:
             *self.branches.habits(),
         ]
         return [*personal, *self.project.habits({habit.key for habit in personal})]
+
+
+def _sighting(event_id: str, at: str, commit: str, branch: str) -> CommitFacts:
+    return CommitFacts(commit, event_id, at, "", False, (), (), branch)
+
+
+def aggregate_commit(aggregates: dict[str, Any], event_id: str, at: str, context: Mapping[str, Any]) -> None:
+    """Add one commit event about to be compacted away to its month's `aggregates`: what
+    `CommitReflection.add_summary` needs to count it as if it were still there (the message
+    habits are judged on recent commits, which compaction keeps)."""
+    if context.get("authorIsUser") is True:
+        kind = generated_kind(context)
+        if kind is not None:
+            generated = aggregates.setdefault("generated", {})
+            generated[kind] = generated.get(kind, 0) + 1
+    facts = commit_facts(event_id, at, context)
+    if facts is None:
+        return
+    aggregates["commits"] = aggregates.get("commits", 0) + 1
+    found = cochanged(facts)
+    if found is not None:
+        counts = aggregates.setdefault("cochange", {"touched": {}, "together": {}})
+        for directory in found[0]:
+            counts["touched"][directory] = counts["touched"].get(directory, 0) + 1
+        for source, test in found[1]:
+            pair = f"{source}{PAIR_SEPARATOR}{test}"
+            counts["together"][pair] = counts["together"].get(pair, 0) + 1
+    if facts.branch:
+        branches = aggregates.setdefault("branches", {})
+        known = branches.get(facts.branch)
+        if known is None or (at, facts.commit) < (known[0], known[1]):
+            branches[facts.branch] = [at, facts.commit, event_id]
 
 
 def reflect(events: Iterable[tuple[str, str, str, Mapping[str, Any]]]) -> list[Habit]:
