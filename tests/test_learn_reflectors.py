@@ -332,3 +332,48 @@ def test_the_projects_convention_comes_from_everyones_commits() -> None:
     # A handful of authors is their habits, not the project's agreement.
     few = [others_commit(i, s, author=i % 3) for i, s in enumerate(CONVENTIONAL_SUBJECTS * 3)]
     assert "project-agreement:conventional" not in keys(reflect(few))
+
+
+def test_tests_that_change_with_a_different_module_each_time_form_a_project_level_habit() -> None:
+    modules = [
+        "auth",
+        "billing",
+        "cart",
+        "search",
+        "users",
+        "mail",
+        "pay",
+        "geo",
+        "chat",
+        "feed",
+        "ads",
+        "tax",
+    ]
+    events = [
+        commit(i, f"fix {name}", paths=(f"src/{name}/core.py", f"tests/unit/{name}/test_api.py"))
+        for i, name in enumerate(modules)
+    ]
+    events.append(commit(50, "tweak auth alone", paths=("src/auth/core.py",)))
+    found = {habit.key: habit for habit in reflect(events)}
+    family = found["cochange:src/*->tests/unit/*"]
+    assert family.selectors.paths == ("src/",)
+    assert "tests/unit/<module>/" in family.statement and "auth, billing, cart" in family.statement
+    assert family.finding.startswith("12 of your 13 commits changing code in src/")
+    assert not [key for key in found if key.startswith("cochange:src/auth")]  # one commit per module
+
+
+def test_the_changelog_edited_with_the_sources_is_a_habit_and_occasional_edits_are_not() -> None:
+    events = [
+        commit(
+            i, f"fix case {i}", paths=(f"src/m{i % 4}.py", "CHANGES.rst") if i % 5 < 3 else (f"src/m{i}.py",)
+        )
+        for i in range(20)
+    ]
+    changelog = {habit.key: habit for habit in reflect(events)}["cochange:changelog->CHANGES.rst"]
+    assert changelog.finding.startswith("12 of your 20 commits changing source code also change CHANGES.rst")
+    assert (
+        changelog.statement == "When you change source code, add an entry to CHANGES.rst in the same commit."
+    )
+    rare = [commit(i, f"fix {i}", paths=(f"src/m{i}.py", "CHANGES.rst") if i % 3 == 0 else (f"src/m{i}.py",))
+            for i in range(20)]  # fmt: skip
+    assert "cochange:changelog->CHANGES.rst" not in keys(reflect(rare))

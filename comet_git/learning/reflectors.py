@@ -46,6 +46,8 @@ MAX_COCHANGE_DIRECTORIES = 4  # ...and so is one touching sources in more direct
 MIN_BRANCHES = 5  # distinct branch names
 BRANCH_SHARE = 0.8
 EVIDENCE_COMMITS = 5  # the most recent supporting commits cited as evidence
+MIN_MODULES = 3  # a project-level co-change habit: seen for at least this many modules
+CHANGELOG = re.compile(r"^(?:changes|changelog|history|news|release[-_]?notes)(?:\.\w+)?$", re.IGNORECASE)
 PAIR_SEPARATOR = "\u001f"  # between the two directories of a co-change pair in a summary
 
 CONVENTIONAL = re.compile(r"^(?P<type>[a-z]+)(?:\((?P<scope>[^()]+)\))?!?: (?P<description>\S.*)$")
@@ -522,9 +524,15 @@ def _covers(test: str, source: str) -> bool:
     return same_name or same_directory
 
 
-def cochanged(facts: CommitFacts) -> tuple[set[str], set[tuple[str, str]]] | None:
-    """The source directories a focused commit changes and the (source, test) directory
-    pairs it changes together, or None for a sweep (see CochangeReflector)."""
+class Cochange(NamedTuple):
+    directories: set[str]  # the source directories a focused commit changes
+    pairs: set[tuple[str, str]]  # (source, test) directories changed together
+    families: set[tuple[str, str, str]]  # (source root, test root, module): src/x + tests/unit/x
+    changelogs: set[str]  # changelog files changed with the sources
+
+
+def cochanged(facts: CommitFacts) -> Cochange | None:
+    """What a focused commit changes together, or None for a sweep (see CochangeReflector)."""
     if not facts.paths or len(facts.paths) > MAX_COCHANGE_FILES:
         return None
     sources = [path for path in facts.paths if is_source_path(path) and _directory(path)]
@@ -538,41 +546,139 @@ def cochanged(facts: CommitFacts) -> tuple[set[str], set[tuple[str, str]]] | Non
         for test in tests
         if _directory(test) != _directory(source) and _covers(test, source)
     }
-    return source_directories, pairs
+    families = {
+        (_directory(source), _directory(test), PurePosixPath(source).name)
+        for source, test in pairs
+        if PurePosixPath(source).name == PurePosixPath(test).name and _directory(source) and _directory(test)
+    }
+    changelogs = (
+        {path for path in facts.paths if CHANGELOG.match(PurePosixPath(path).name)} if sources else set()
+    )
+    return Cochange(source_directories, pairs, families, changelogs)
+
+
+def _pair_key(*parts: str) -> str:
+    return PAIR_SEPARATOR.join(parts)
 
 
 @dataclass
 class CochangeReflector:
-    """Which test directory changes together with which source directory.
+    """Which tests (or changelog) change together with which sources.
 
     A pair counts only when a changed test plausibly covers a changed source file (see
     `_covers`), and only in focused commits: a sweep across many directories (a
-    formatter, a rename everywhere) changes tests and sources together by accident."""
+    formatter, a rename everywhere) changes tests and sources together by accident.
+    Beside each directory pair, the project level: `src/<module>/` with
+    `tests/unit/<module>/`, a different module each time, and the changelog edited with
+    the sources."""
 
     touched: Counter[str] = field(default_factory=Counter)
     together: Counter[tuple[str, str]] = field(default_factory=Counter)
     examples: dict[tuple[str, str], _Examples] = field(default_factory=dict)
+    roots_touched: Counter[str] = field(default_factory=Counter)  # commits changing sources under a root
+    families: Counter[tuple[str, str]] = field(default_factory=Counter)  # (source root, test root)
+    modules: dict[tuple[str, str], set[str]] = field(default_factory=dict)
+    source_commits: int = 0
+    changelog: Counter[str] = field(default_factory=Counter)
 
     def add(self, facts: CommitFacts) -> None:
         found = cochanged(facts)
-        if found is None:
+        if found is None or not found.directories:
             return
-        source_directories, pairs = found
-        for directory in source_directories:
+        self.source_commits += 1
+        for directory in found.directories:
             self.touched[directory] += 1
-        for pair in pairs:
+        for root in {_directory(directory) for directory in found.directories if _directory(directory)}:
+            self.roots_touched[root] += 1
+        for pair in found.pairs:
             self.together[pair] += 1
             self.examples.setdefault(pair, _Examples()).add(facts)
+        for source_root, test_root, module in found.families:
+            self.modules.setdefault((source_root, test_root), set()).add(module)
+            self.examples.setdefault((f"{source_root}/*", f"{test_root}/*"), _Examples()).add(facts)
+        for family in {(source_root, test_root) for source_root, test_root, _ in found.families}:
+            self.families[family] += 1
+        for path in found.changelogs:
+            self.changelog[path] += 1
+            self.examples.setdefault(("", path), _Examples()).add(facts)
+
+    def to_counts(self) -> dict[str, Any]:
+        """The counts (not the examples), for a compacted month's summary."""
+        return {
+            "touched": dict(self.touched),
+            "together": {_pair_key(*pair): count for pair, count in self.together.items()},
+            "rootsTouched": dict(self.roots_touched),
+            "families": {_pair_key(*pair): count for pair, count in self.families.items()},
+            "modules": {_pair_key(*pair): sorted(names) for pair, names in self.modules.items()},
+            "sourceCommits": self.source_commits,
+            "changelog": dict(self.changelog),
+        }
 
     def add_counts(self, counts: Mapping[str, Any]) -> None:
-        """Counts of commits compacted away (see `aggregate_commit`)."""
+        """Counts of commits compacted away (see `to_counts`)."""
         self.touched.update({str(k): int(v) for k, v in (counts.get("touched") or {}).items()})
+        self.roots_touched.update({str(k): int(v) for k, v in (counts.get("rootsTouched") or {}).items()})
+        self.changelog.update({str(k): int(v) for k, v in (counts.get("changelog") or {}).items()})
+        self.source_commits += int(counts.get("sourceCommits") or 0)
         for pair, count in (counts.get("together") or {}).items():
             source, _, test = str(pair).partition(PAIR_SEPARATOR)
             self.together[source, test] += int(count)
+        for pair, count in (counts.get("families") or {}).items():
+            source, _, test = str(pair).partition(PAIR_SEPARATOR)
+            self.families[source, test] += int(count)
+        for pair, names in (counts.get("modules") or {}).items():
+            source, _, test = str(pair).partition(PAIR_SEPARATOR)
+            self.modules.setdefault((source, test), set()).update(str(name) for name in names)
+
+    def _family_habits(self) -> list[Habit]:
+        found = []
+        for (source, test), count in sorted(self.families.items()):
+            total, modules = self.roots_touched[source], sorted(self.modules.get((source, test), ()))
+            if count < MIN_COCHANGE or len(modules) < MIN_MODULES or _share(count, total) < COCHANGE_SHARE:
+                continue
+            shown = ", ".join(modules[:4]) + (", ..." if len(modules) > 4 else "")
+            what = f"changed {source}/<module>/ and {test}/<module>/ together"
+            found.append(
+                Habit(
+                    key=f"cochange:{source}/*->{test}/*",
+                    title=f"Changes to a module in {source}/ come with its tests in {test}/",
+                    statement=(
+                        f"When you change a module in {source}/<module>/, update or add its tests in"
+                        f" {test}/<module>/ in the same commit (as you did for {shown})."
+                    ),
+                    selectors=Selectors(paths=(f"{source}/",)),
+                    support=count,
+                    total=total,
+                    finding=f"{count} of your {total} commits changing code in {source}/ also change the"
+                    f" tests of the same module in {test}/ ({len(modules)} modules)",
+                    citations=self.examples[f"{source}/*", f"{test}/*"].latest(what),
+                )
+            )
+        return found
+
+    def _changelog_habits(self) -> list[Habit]:
+        found = []
+        for path, count in sorted(self.changelog.items()):
+            if count < MIN_COCHANGE or _share(count, self.source_commits) < COCHANGE_SHARE:
+                continue
+            what = f"changed source code and {path} together"
+            found.append(
+                Habit(
+                    key=f"cochange:changelog->{path}",
+                    title=f"Source changes come with an entry in {path}",
+                    statement=f"When you change source code, add an entry to {path} in the same commit.",
+                    selectors=Selectors(operations=("commit",)),
+                    support=count,
+                    total=self.source_commits,
+                    finding=f"{count} of your {self.source_commits} commits changing source code also"
+                    f" change {path}",
+                    citations=self.examples["", path].latest(what),
+                )
+            )
+        return found
 
     def habits(self) -> list[Habit]:
-        found = []
+        found = [*self._family_habits(), *self._changelog_habits()]
         for (source, test), count in sorted(self.together.items()):
             total = self.touched[source]
             if count < MIN_COCHANGE or _share(count, total) < COCHANGE_SHARE:
@@ -912,14 +1018,10 @@ def aggregate_commit(aggregates: dict[str, Any], event_id: str, at: str, context
     if facts is None:
         return
     aggregates["commits"] = aggregates.get("commits", 0) + 1
-    found = cochanged(facts)
-    if found is not None:
-        counts = aggregates.setdefault("cochange", {"touched": {}, "together": {}})
-        for directory in found[0]:
-            counts["touched"][directory] = counts["touched"].get(directory, 0) + 1
-        for source, test in found[1]:
-            pair = f"{source}{PAIR_SEPARATOR}{test}"
-            counts["together"][pair] = counts["together"].get(pair, 0) + 1
+    cochange = CochangeReflector()
+    cochange.add_counts(aggregates.get("cochange") or {})
+    cochange.add(facts)
+    aggregates["cochange"] = cochange.to_counts()
     if facts.branch:
         branches = aggregates.setdefault("branches", {})
         known = branches.get(facts.branch)
