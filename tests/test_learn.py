@@ -715,3 +715,28 @@ def test_compaction_folds_what_no_record_cites_and_learning_stays_the_same(
     assert after[cochange] == before[cochange] and after[cochange].startswith("42 of 42")
     # (The message habits are judged on the latest commits, which real compaction keeps, KEEP_USER_COMMITS.)
     assert ok("journal", "compact", cwd=repo)["stores"][store.name]["folded"] == 0  # nothing left to fold
+
+
+def test_branch_naming_is_learned_from_the_branches_you_created_and_says_so(tmp_path: Path) -> None:
+    repo = new_repo(tmp_path / "branches")
+    author_commit(repo, ME, "Start", {"a.txt": "a"})
+    for name in (
+        "feat/login-form",
+        "fix/null-token",
+        "feat/retry-upload",
+        "chore/bump-ruff",
+        "fix/empty-cart",
+    ):
+        git(repo, "branch", name)
+    git(repo, "update-ref", "refs/heads/theirs/fetched", "HEAD")  # no "Created from" entry: not yours
+    ok("init", "--no-hooks", cwd=repo)
+    imported = ok("journal", "import-history", cwd=repo)
+    assert imported["branchesAdded"] == 5
+    assert ok("journal", "import-history", cwd=repo)["branchesAdded"] == 0  # known ids
+    ok("learn", cwd=repo)
+    record = habits(repo)["Branch names carry a type prefix"]
+    assert "the prefixes you use: feat/, fix/," in record["text"] and "theirs/" not in record["text"]
+    assert record["evidence"][0]["summary"] == (
+        "5 of your 5 branches are named <type>/<description> (5 you created here, from git's reflog)"
+    )
+    assert all("from git's reflog" in item["summary"] for item in record["evidence"][1:])

@@ -291,6 +291,53 @@ def hook_events(
     return []
 
 
+MAX_BRANCHES = 100  # the most recently committed-to local branches read from the reflog
+
+
+def created_branch_events(repo: Path, project_key: str) -> list[Event]:
+    """A `repo.checkout` event (`created: true`, `via: reflog`) for each local branch whose
+    reflog starts with "branch: Created from": a branch made here, by the user of this clone
+    (a branch fetched from somebody else starts otherwise).  Git keeps reflogs 90 days by
+    default, so this sees the recent branches only."""
+    try:
+        listing = git_output(
+            repo, "for-each-ref", "--sort=-committerdate", f"--count={MAX_BRANCHES}",
+            "--format=%(refname:short)", "refs/heads",
+        )  # fmt: skip
+    except (subprocess.CalledProcessError, OSError):
+        return []
+    events = []
+    for branch in listing.split():
+        try:
+            log = git_output(repo, "reflog", "show", "--format=%gs%x1f%ct", f"refs/heads/{branch}", "--")
+        except (subprocess.CalledProcessError, OSError):
+            continue
+        entries = [line.split("\x1f", 1) for line in log.splitlines() if "\x1f" in line]
+        if not entries or not entries[-1][0].startswith("branch: Created from"):
+            continue
+        created = entries[-1][1].strip()
+        at = (
+            utc(dt.datetime.fromtimestamp(int(created), dt.timezone.utc).isoformat())
+            if created.isdigit()
+            else now_utc()
+        )
+        context: dict[str, object] = {"branch": branch, "created": True, "via": "reflog"}
+        events.append(
+            _simple_event(
+                project_key,
+                "repo.checkout",
+                at,
+                branch,
+                "import-history",
+                context,
+                "created",
+                branch,
+                created,
+            )
+        )
+    return events
+
+
 def _arg(args: Sequence[str], index: int, default: str) -> str:
     return args[index] if len(args) > index else default
 

@@ -11,7 +11,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from comet_git.journal.gitlog import commit_event, git_output, read_commits, user_emails
+from comet_git.journal.gitlog import (
+    commit_event,
+    created_branch_events,
+    git_output,
+    read_commits,
+    user_emails,
+)
 from comet_git.journal.log import Journal
 
 BATCH = 2000
@@ -25,6 +31,7 @@ class ImportResult:
     duplicates: int = 0
     others: int = 0  # other authors' commits read (imported when `others` is asked for)
     others_added: int = 0  # ...of them new in the journal (not in `added`, which is yours)
+    branches_added: int = 0  # branches you created here, from the reflog
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -32,6 +39,7 @@ class ImportResult:
             "matched": self.matched,
             "otherAuthors": self.others,
             "otherAuthorsAdded": self.others_added,
+            "branchesAdded": self.branches_added,
             "added": self.added,
             "duplicates": self.duplicates,
         }
@@ -75,6 +83,9 @@ def import_commits(
         if len(batch) >= BATCH:
             _flush(journal, batch, known, result)
     _flush(journal, batch, known, result)
+    result.branches_added = len(
+        journal.append(created_branch_events(repo, project_key), known_ids=known).added
+    )
     return result
 
 

@@ -72,5 +72,10 @@ def compact_store(provider: MachineProvider, store: ScopeStore) -> CompactResult
     def aggregate(aggregates: dict[str, Any], event: Event) -> None:
         if event.type == "repo.commit":
             aggregate_commit(aggregates, event.event_id, event.at, event.context)
+        elif event.type == "repo.checkout" and event.context.get("created") is True:
+            branches = aggregates.setdefault("branches", {})
+            name = str(event.context.get("branch") or "")
+            if name and (name not in branches or event.at < branches[name][0]):
+                branches[name] = [event.at, "", event.event_id, str(event.context.get("via") or "")]
 
     return journal.compact(fold, aggregate)

@@ -123,6 +123,8 @@ def _learn_store(provider: MachineProvider, store: ScopeStore, report: LearnRepo
     for event in journal.events(report.problems):
         report.events_read += 1
         pending = statuses.get(event.event_id, ("", None))[0] != DONE
+        if event.type == "repo.checkout":  # a branch created here names the user's branches
+            reflection.add_event(event.event_id, event.type, event.at, event.context)
         if event.type == "repo.commit":
             reflection.add_event(event.event_id, event.type, event.at, event.context)
             if pending:

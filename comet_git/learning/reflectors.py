@@ -708,13 +708,27 @@ class BranchReflector:
     """How the user names branches: a `type/` prefix, kebab-case, an issue number."""
 
     names: dict[str, CommitFacts] = field(default_factory=dict)  # branch -> the earliest sighting
+    created: set[str] = field(default_factory=set)  # the branches known from their creation (reflog)
 
-    def add_branch(self, branch: str | None, sighting: CommitFacts) -> None:
+    def add_branch(self, branch: str | None, sighting: CommitFacts, via: str = "") -> None:
         if not branch or branch.lower() in LONG_LIVED_BRANCHES or branch.startswith(("release-", "v")):
             return
+        if via:
+            self.created.add(branch)
         known = self.names.get(branch)
         if known is None or (sighting.at, sighting.commit) < (known.at, known.commit):
             self.names[branch] = sighting
+
+    def _source(self, name: str) -> str:
+        return "created here, from git's reflog" if name in self.created else "you committed on it"
+
+    def _counted(self) -> str:
+        """Where the branch names came from: the imported history records no branch."""
+        created = len(self.created & set(self.names))
+        committed = len(self.names) - created
+        parts = [f"{created} you created here, from git's reflog"] if created else []
+        parts += [f"{committed} you committed on, from the commit hook"] if committed else []
+        return "; ".join(parts)
 
     def habits(self) -> list[Habit]:
         if len(self.names) < MIN_BRANCHES:
@@ -739,9 +753,14 @@ class BranchReflector:
                 selectors=Selectors(tasks=("branch",)),
                 support=len(prefixed),
                 total=len(self.names),
-                finding=f"{len(prefixed)} of your {len(self.names)} branches are named <type>/<description>",
+                finding=f"{len(prefixed)} of your {len(self.names)} branches are named <type>/<description>"
+                f" ({self._counted()})",
                 citations=tuple(
-                    Citation(self.names[name].event_id, self.names[name].at, f"branch {name}")
+                    Citation(
+                        self.names[name].event_id,
+                        self.names[name].at,
+                        f"branch {name} ({self._source(name)})",
+                    )
                     for name in reversed(chosen)
                 ),
             )
@@ -960,6 +979,12 @@ class CommitReflection:
         self.project = ProjectReflector()
 
     def add_event(self, event_id: str, event_type: str, at: str, context: Mapping[str, Any]) -> None:
+        if event_type == "repo.checkout" and context.get("created") is True:  # a branch made here
+            name = str(context.get("branch") or "")
+            self.branches.add_branch(
+                name, _sighting(event_id, at, "", name), via=str(context.get("via") or "")
+            )
+            return
         if event_type != "repo.commit":
             return
         self.project.add(event_id, at, context)
@@ -982,8 +1007,8 @@ class CommitReflection:
         self.recent.seen += int(aggregates.get("commits") or 0)
         self.generated.update({str(k): int(v) for k, v in (aggregates.get("generated") or {}).items()})
         self.cochange.add_counts(aggregates.get("cochange") or {})
-        for name, (at, commit, event_id) in (aggregates.get("branches") or {}).items():
-            self.branches.add_branch(name, _sighting(event_id, at, commit, name))
+        for name, (at, commit, event_id, *via) in (aggregates.get("branches") or {}).items():
+            self.branches.add_branch(name, _sighting(event_id, at, commit, name), via="".join(via))
 
     def message_habits(self) -> list[Habit]:
         messages = MessageReflector(seen=self.recent.seen)
