@@ -332,6 +332,11 @@ def memory_remember(path: Path, as_json: bool, **options: Any) -> None:
 @click.option(
     "--all", "include_all", is_flag=True, help="Include superseded and forgotten records, each marked."
 )
+@click.option(
+    "--stale",
+    is_flag=True,
+    help="Only the records whose paths, make targets or scripts are gone at HEAD, with the reasons.",
+)
 @json_option
 def memory_list(path: Path, as_json: bool, **options: Any) -> None:
     """List the records visible here: global ones and this project's.
@@ -573,6 +578,19 @@ def journal_replay(path: Path, as_json: bool) -> None:
     from comet_git.commands import journal
 
     run(as_json, lambda: journal.replay(workspace(path)))
+
+
+@journal_group.command("compact")
+@path_argument
+@json_option
+def journal_compact(path: Path, as_json: bool) -> None:
+    """Fold processed events no record cites into monthly summaries (`comet learn` does it past 32 MB).
+
+    Example: comet journal compact --json
+    """
+    from comet_git.commands import journal
+
+    run(as_json, lambda: journal.compact(workspace(path)))
 
 
 @journal_group.command("record")

@@ -55,6 +55,26 @@ class Workspace(NamedTuple):
         token = os.environ.get(TOKEN_VARIABLE) or None
         return RemoteProvider(self.home, self.project_key, url, token, timeout)
 
+    def stale(self) -> dict[str, list[str]]:
+        """The project's records whose anchors (paths, make targets, scripts) are gone at HEAD:
+        id -> the reasons (provider/staleness.py).  Empty outside a repository, and for a
+        Remote provider (its records are checked where the repository is)."""
+        if self.location is None or self.project_key is None:
+            return {}
+        store = self.home.project_store(self.project_key)
+        if not store.records_dir.is_dir():
+            return {}
+        from comet_git.provider import Query
+        from comet_git.provider.staleness import stale_records
+
+        provider = self.provider()
+
+        def records() -> list[dict[str, object]]:
+            found = provider.query(Query(scopes=("project",))).records
+            return [view.as_dict() for view in found]
+
+        return stale_records(store, self.location.worktree_root, records)
+
     def config_layers(self) -> list[ConfigLayer]:
         from comet_git import config
 

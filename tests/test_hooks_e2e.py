@@ -739,14 +739,19 @@ def test_import_history_max_since_and_an_empty_repository(repo: Path, tmp_path: 
 
     home_max = {"COMET_HOME": str(tmp_path / "home-max")}
     data = import_history(repo, "--max", "5", env=home_max)
-    assert (data["matched"], data["added"]) == (5, 5)
-    assert {e["context"]["commit"] for e in events_of(repo, "repo.commit", home_max)} == set(mine[:5])
+    assert (data["matched"], data["added"], data["otherAuthorsAdded"]) == (5, 5, 1)
+    events = events_of(repo, "repo.commit", home_max)
+    assert {e["context"]["commit"] for e in events if e["context"]["authorIsUser"]} == set(mine[:5])
+    # Another author's commit among yours comes along, without its paths: the project's conventions.
+    [theirs] = [e for e in events if not e["context"]["authorIsUser"]]
+    assert theirs["actor"] == "other-author" and theirs["context"]["files"] == []
 
     home_since = {"COMET_HOME": str(tmp_path / "home-since")}
     since = mine[3]
     data = import_history(repo, "--since", since, env=home_since)
     assert (data["matched"], data["added"]) == (3, 3)
-    assert {e["context"]["commit"] for e in events_of(repo, "repo.commit", home_since)} == set(mine[:3])
+    events = events_of(repo, "repo.commit", home_since)
+    assert {e["context"]["commit"] for e in events if e["context"]["authorIsUser"]} == set(mine[:3])
 
     empty = tmp_path / "empty"
     empty.mkdir()

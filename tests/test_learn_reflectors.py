@@ -32,6 +32,8 @@ def commit(
     paths: tuple[str, ...] = ("README.md",),
     branch: str | None = None,
     merge: bool = False,
+    body: bool | None = None,
+    minute: int | None = None,
 ) -> Event:
     context = {
         "commit": f"{number:040x}",
@@ -43,10 +45,12 @@ def commit(
         "issues": list(issues),
         "files": [{"path": path, "added": 1, "deleted": 0} for path in paths],
     }
+    if body is not None:
+        context["hasBody"] = body
     return (
         f"ev-{number:06d}",
         "repo.commit",
-        f"2026-01-01T00:{number // 60:02d}:{number % 60:02d}Z",
+        f"2026-01-{1 + number // 1440:02d}T{number // 60 % 24:02d}:{number % 60:02d}:00Z",
         context,
     )
 
@@ -83,11 +87,13 @@ def test_conventional_commits_with_sign_off_are_found_with_evidence() -> None:
         "commit-message:length:50",
         "commit-message:mood:imperative",
         "commit-message:signoff",
+        "commit-message:never:trailing-period",
+        "commit-message:never:emoji",
     }
     conventional = habits["commit-message:conventional"]
     assert "feat, fix" in conventional.statement and "api" in conventional.statement
     assert conventional.selectors.operations == ("commit",)
-    assert conventional.finding.startswith("12 of 12")
+    assert conventional.finding.startswith("12 of your 12 commits")
     assert [c.event_id for c in conventional.citations] == [f"ev-{i:06d}" for i in (11, 10, 9, 8, 7)]
     # Issue references in half the commits are not a habit.
     assert "commit-message:issues" not in habits
@@ -222,3 +228,152 @@ def test_the_order_of_the_events_does_not_matter(rng: random.Random) -> None:
     shuffled = list(events)
     rng.shuffle(shuffled)
     assert reflect(shuffled) == reflect(events)
+
+
+def test_release_tool_and_bot_commits_are_not_the_persons_style() -> None:
+    events = [commit(i, s) for i, s in enumerate(CONVENTIONAL_SUBJECTS)]
+    events += [commit(100 + i, f"bump: version 1.{i}.0 → 1.{i + 1}.0") for i in range(13)]
+    events += [commit(200 + i, f"Bump requests from 2.{i} to 2.{i + 1}") for i in range(5)]
+    events += [commit(300 + i, f"release version 8.{i}.1") for i in range(5)]
+    habits = {habit.key: habit for habit in reflect(events)}
+    conventional = habits["commit-message:conventional"]
+    assert "bump" not in conventional.statement
+    assert conventional.finding.startswith("12 of your 12 commits")
+    assert "commit-message:never:type-prefix" not in habits
+
+
+def test_an_author_who_never_uses_a_type_prefix_gets_the_rule() -> None:
+    events = [commit(i, f"fix the parser case {i}", body=False) for i in range(30)]
+    events += [commit(40, "docs: one exception", body=True)]
+    found = {habit.key: habit for habit in reflect(events)}
+    assert "commit-message:conventional" not in found
+    never = found["commit-message:never:type-prefix"]
+    assert never.statement.startswith("Do not start the commit subject with a type prefix")
+    assert never.finding.startswith("30 of your 31 commits")
+    assert found["commit-message:never:body"].finding.startswith("30 of your 31 commits")
+    assert "commit-message:never:trailing-period" in found
+
+
+def test_a_person_who_writes_bodies_gets_no_subject_only_rule() -> None:
+    events = [commit(i, f"fix the parser case {i}", body=i % 2 == 0) for i in range(30)]
+    events += [commit(100 + i, f"fix older case {i}") for i in range(30)]  # body not recorded
+    assert "commit-message:never:body" not in keys(reflect(events))
+    events = [commit(i, f"fix the parser case {i}.", body=False) for i in range(30)]
+    assert "commit-message:never:trailing-period" not in keys(reflect(events))
+
+
+def test_evidence_says_what_was_counted() -> None:
+    events = [commit(i, f"Added feature number {i}") for i in range(15)]
+    events += [commit(50 + i, f"Parser tweak {i}") for i in range(15)]  # no verb: not judged for mood
+    found = {habit.key: habit for habit in reflect(events)}
+    assert found["commit-message:mood:past"].finding.startswith(
+        "15 of your 15 commit subjects that start with a verb (of your 30 commits)"
+    )
+
+
+def test_habits_follow_the_recent_commits() -> None:
+    events = [commit(i, f"Added feature number {i}") for i in range(150)]
+    events += [commit(1000 + i, f"Add feature number {i}") for i in range(100)]
+    found = {habit.key: habit for habit in reflect(events)}
+    assert "commit-message:mood:past" not in found
+    imperative = found["commit-message:mood:imperative"]
+    assert "(of your last 100 commits)" in imperative.finding
+
+
+def test_conventions_that_follow_the_changed_paths() -> None:
+    events = []
+    for i in range(6):
+        events.append(commit(i, f"ci(github-actions): pin action {i}", paths=(".github/workflows/ci.yml",)))
+        dependencies = ("pyproject.toml", "poetry.lock")
+        events.append(commit(10 + i, f"build(poetry): update lock {i}", paths=dependencies))
+        events.append(commit(20 + i, f"test: cover case {i}", paths=(f"tests/test_m{i}.py",)))
+        events.append(
+            commit(30 + i, f"fix(bump): handle case {i}", paths=("src/pkg/bump.py", f"tests/test_bump{i}.py"))
+        )
+        events.append(commit(40 + i, f"feat(cli): add flag {i}", paths=(f"src/pkg/cli/m{i}.py",)))
+    found = {habit.key: habit for habit in reflect(events)}
+    workflows = found["commit-convention:.github/"]  # the only thing under .github/: the widest place
+    assert workflows.selectors.paths == (".github/",)
+    assert workflows.selectors.operations == ("commit",)
+    assert "`ci(github-actions): <lowercase imperative>`" in workflows.statement
+    assert '"ci(github-actions): pin action 5"; "ci(github-actions): pin action 4"' in workflows.statement
+    assert "`build(poetry):" in found["commit-convention:pyproject.toml"].statement
+    assert "`test:" in found["commit-convention:tests/"].statement
+    assert "`fix(bump):" in found["commit-convention:src/pkg/bump.py"].statement
+    assert "`feat(cli):" in found["commit-convention:src/pkg/cli/"].statement
+    # No place's children repeat it, and places with mixed prefixes (src/pkg/) say nothing.
+    assert "commit-convention:.github/workflows/" not in found
+    assert "commit-convention:.github/workflows/ci.yml" not in found
+    assert "commit-convention:src/pkg/cli/m1.py" not in found
+    assert "commit-convention:src/pkg/" not in found and "commit-convention:src/" not in found
+
+
+def test_a_single_prefix_everywhere_is_no_path_convention() -> None:
+    events = [commit(i, f"fix: case {i}", paths=(f"src/m{i % 3}.py",)) for i in range(20)]
+    assert not [key for key in keys(reflect(events)) if key.startswith("commit-convention:")]
+
+
+def others_commit(number: int, subject: str, author: int) -> Event:
+    event = commit(number, subject, user=False)
+    event[3]["authorKey"] = f"au-{author}"
+    return event
+
+
+def test_the_projects_convention_comes_from_everyones_commits() -> None:
+    events = [others_commit(i, s, author=i % 8) for i, s in enumerate(CONVENTIONAL_SUBJECTS * 3)]
+    events += [commit(100 + i, f"fix: my change {i}") for i in range(3)]
+    events += [others_commit(200 + i, f"bump: version 1.{i}.0 → 1.{i + 1}.0", author=9) for i in range(20)]
+    found = {habit.key: habit for habit in reflect(events)}
+    agreement = found["project-agreement:conventional"]
+    assert agreement.memory_class == "project-agreement"
+    assert agreement.finding.startswith("39 of the project's last 39 commits, by 9 authors")
+    assert "bump" not in agreement.statement
+    assert not [key for key in found if key.startswith("commit-message:")]  # 3 commits are no habit
+    # A handful of authors is their habits, not the project's agreement.
+    few = [others_commit(i, s, author=i % 3) for i, s in enumerate(CONVENTIONAL_SUBJECTS * 3)]
+    assert "project-agreement:conventional" not in keys(reflect(few))
+
+
+def test_tests_that_change_with_a_different_module_each_time_form_a_project_level_habit() -> None:
+    modules = [
+        "auth",
+        "billing",
+        "cart",
+        "search",
+        "users",
+        "mail",
+        "pay",
+        "geo",
+        "chat",
+        "feed",
+        "ads",
+        "tax",
+    ]
+    events = [
+        commit(i, f"fix {name}", paths=(f"src/{name}/core.py", f"tests/unit/{name}/test_api.py"))
+        for i, name in enumerate(modules)
+    ]
+    events.append(commit(50, "tweak auth alone", paths=("src/auth/core.py",)))
+    found = {habit.key: habit for habit in reflect(events)}
+    family = found["cochange:src/*->tests/unit/*"]
+    assert family.selectors.paths == ("src/",)
+    assert "tests/unit/<module>/" in family.statement and "auth, billing, cart" in family.statement
+    assert family.finding.startswith("12 of your 13 commits changing code in src/")
+    assert not [key for key in found if key.startswith("cochange:src/auth")]  # one commit per module
+
+
+def test_the_changelog_edited_with_the_sources_is_a_habit_and_occasional_edits_are_not() -> None:
+    events = [
+        commit(
+            i, f"fix case {i}", paths=(f"src/m{i % 4}.py", "CHANGES.rst") if i % 5 < 3 else (f"src/m{i}.py",)
+        )
+        for i in range(20)
+    ]
+    changelog = {habit.key: habit for habit in reflect(events)}["cochange:changelog->CHANGES.rst"]
+    assert changelog.finding.startswith("12 of your 20 commits changing source code also change CHANGES.rst")
+    assert (
+        changelog.statement == "When you change source code, add an entry to CHANGES.rst in the same commit."
+    )
+    rare = [commit(i, f"fix {i}", paths=(f"src/m{i}.py", "CHANGES.rst") if i % 3 == 0 else (f"src/m{i}.py",))
+            for i in range(20)]  # fmt: skip
+    assert "cochange:changelog->CHANGES.rst" not in keys(reflect(rare))

@@ -85,6 +85,24 @@ def import_history(
     return Output(data, text)
 
 
+def compact(ws: Workspace) -> Output:
+    """Compact the journal of every store visible here (learning/compaction.py)."""
+    from comet_git.learning.compaction import compact_store
+
+    provider = ws.provider()
+    stores = {}
+    for store in provider.visible_stores():
+        if store.journal_dir.is_dir():
+            stores[store.name] = compact_store(provider, store).to_json()
+    data = {"schema": "comet.journal-compact/v1", "stores": stores}
+    text = "".join(
+        f"{name}: {sizes['folded']} events folded into monthly summaries;"
+        f" journal {sizes['sizeBefore']} -> {sizes['sizeAfter']} bytes\n"
+        for name, sizes in stores.items()
+    )
+    return Output(data, text or "no journal to compact\n")
+
+
 def replay(ws: Workspace) -> Output:
     """Process the pending and failed events again: the same processing as `comet learn`."""
     from comet_git.commands.learning import render_report, run_learning

@@ -151,6 +151,7 @@ def list_records(
     lifecycle: str | None,
     text: str | None,
     include_all: bool,
+    stale: bool = False,
 ) -> Output:
     if scope == "project" and ws.project_key is None:
         raise NotARepositoryError(
@@ -167,6 +168,8 @@ def list_records(
     )
     found = ws.provider().query(query)
     invalid = [item.to_json() for item in found.invalid]
+    if stale:
+        return _stale_list(found.records, ws.stale(), invalid)
     json_pieces = [
         f'{{"schema": "{RECORDS_SCHEMA}", "records": '.encode(),
         *found.records_json,
@@ -174,6 +177,26 @@ def list_records(
     ]
     filtered = bool(text or memory_type or lifecycle or scope)
     return Output(None, lambda: _list_text(found.records, invalid, filtered), json_pieces=json_pieces)
+
+
+def _stale_list(
+    records: list[RecordView], stale: dict[str, list[str]], invalid: list[dict[str, Any]]
+) -> Output:
+    """`memory list --stale`: each record with why it may be stale, and what to do."""
+    chosen = [view.as_dict() for view in records if view.as_dict()["id"] in stale]
+    for record in chosen:
+        record["stale"] = stale[record["id"]]
+    data = {"schema": RECORDS_SCHEMA, "records": chosen, "invalid": invalid}
+    lines = [_stale_line(record) for record in chosen] or ["no record names a path or script that is gone"]
+    return Output(data, "\n".join(lines) + "\n")
+
+
+def _stale_line(record: dict[str, Any]) -> str:
+    return (
+        f"{record['id']}  {record['authority']:<8} {record['title']}: "
+        f"may be stale: {'; '.join(record['stale'])}"
+        f" (`comet memory correct --id {record['id']}` or `comet memory forget --id {record['id']}`)"
+    )
 
 
 def _list_text(records: list[RecordView], invalid: list[dict[str, Any]], filtered: bool) -> str:
@@ -231,6 +254,18 @@ def _conflict_line(conflict: dict[str, Any]) -> str:
     )
 
 
+def _stale_summary(ws: Workspace) -> list[dict[str, Any]]:
+    """The live records whose anchors are gone at HEAD (`id`, `title`, `authority`, `stale`)."""
+    stale = ws.stale()
+    if not stale:
+        return []
+    found = ws.provider().query(Query(ids=tuple(sorted(stale)))).records
+    return [
+        {"id": r["id"], "title": r["title"], "authority": r["authority"], "stale": stale[r["id"]]}
+        for r in (view.as_dict() for view in found)
+    ]
+
+
 def status(ws: Workspace) -> Output:
     from comet_git.learning.consolidate import unsettled_conflicts
 
@@ -242,6 +277,7 @@ def status(ws: Workspace) -> Output:
 
     journal = journal_status(ws)
     failures = recent_failures(ws.home.diagnostics_log)
+    stale = _stale_summary(ws)
     data: dict[str, Any] = {
         "schema": STATUS_SCHEMA,
         "provider": report.provider,
@@ -250,6 +286,7 @@ def status(ws: Workspace) -> Output:
         "index": report.index,
         "stores": [store.to_json() for store in report.stores],
         "conflicts": conflicts,
+        "stale": stale,
         "switches": settings,
         "journal": journal,
         "diagnostics": {"log": str(ws.home.diagnostics_log), "recentFailures": failures[-5:]},
@@ -271,6 +308,7 @@ def status(ws: Workspace) -> Output:
         for item in store["invalid"]:
             lines.append(f"  invalid: {item['file']}:{item['line'] or '?'}: {item['error']}")
     lines.extend(_conflict_line(conflict) for conflict in conflicts if conflict["kind"] == "contradiction")
+    lines.extend(f"stale: {_stale_line(record)}" for record in stale)
     for key, setting in settings.items():
         lines.append(f"{key}: {str(setting['value']).lower()} ({setting['source']})")
     lines.append(

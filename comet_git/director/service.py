@@ -22,6 +22,7 @@ from comet_git.journal.log import Journal
 from comet_git.matching.paths import normalize_request_path
 from comet_git.provider import DEFAULT_BUDGET, DEFAULT_MAX_ENTRIES, Query, RecordOutcome
 from comet_git.provider.candidates import Selection, TaskRequest
+from comet_git.provider.staleness import stale_note
 from comet_git.records.model import KNOWN_OPERATIONS, KNOWN_PHASES, OUTCOMES, utc_now
 from comet_git.store import file_lock, replace_state_file
 from comet_git.workspace import Workspace
@@ -99,6 +100,7 @@ def task_context(ws: Workspace, request: TaskRequest, *, record_applications: bo
         if record_applications and request.session:
             request = request._replace(already_given=frozenset(_session_given(ws, request.session)))
         delivery = deliver(_select(ws, request), request)
+        _flag_stale(ws, delivery)
         if not record_applications:
             _drop_application_ids(delivery)
     except Exception as error:  # the agent's workflow is never blocked (README: Failure isolation)
@@ -124,6 +126,19 @@ def task_context(ws: Workspace, request: TaskRequest, *, record_applications: bo
                 log_failure(ws.home.diagnostics_log, "task journaling", error, task=request.task)
             output["diagnostics"].append(f"this delivery was not journaled: {error}")
     return output
+
+
+def _flag_stale(ws: Workspace, delivery: Delivery) -> None:
+    """A delivered record whose anchors are gone at HEAD says so in its whyApplied: stated as
+    fact, a stale memory misleads.  A failed check only costs the note."""
+    try:
+        stale = ws.stale()
+    except Exception as error:  # the context is still given (README: Failure isolation)
+        log_failure(ws.home.diagnostics_log, "staleness check", error)
+        return
+    for item in [*delivery.context, *delivery.manifest]:
+        if item["id"] in stale:
+            item["whyApplied"] = [*item["whyApplied"], stale_note(stale[item["id"]])]
 
 
 def _drop_application_ids(delivery: Delivery) -> None:

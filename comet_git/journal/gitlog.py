@@ -23,6 +23,7 @@ MAX_REWRITES = 200
 RECORD, FIELD = "\x1e", "\x1f"
 LOG_FORMAT = "%x1e%H%x1f%P%x1f%ae%x1f%cI%x1f%B%x1f"
 TRAILER = re.compile(r"^([A-Za-z][A-Za-z0-9-]*):\s+(.+)$")
+BOT_EMAIL = re.compile(r"\[bot\]@|^bot@|[-.+]bot@|^(?:noreply|no-reply)@(?!github\.com$)")
 ISSUE_REFERENCE = re.compile(r"(?<![\w/])(?:#\d+|GH-\d+|[A-Z][A-Z0-9]{1,9}-\d+)\b")
 
 
@@ -142,9 +143,25 @@ def trailers(message: str) -> dict[str, object]:
     }
 
 
+def has_body(message: str) -> bool:
+    """Whether a message has text beyond its subject and its trailers."""
+    paragraphs = [p for p in message.strip().split("\n\n") if p.strip()][1:]
+    if paragraphs and all(TRAILER.match(line.strip()) for line in paragraphs[-1].splitlines()):
+        paragraphs.pop()
+    return bool(paragraphs)
+
+
 def commit_event(
-    commit: Commit, project_key: str, *, user: set[str], branch: str | None, source: str
+    commit: Commit,
+    project_key: str,
+    *,
+    user: set[str],
+    branch: str | None,
+    source: str,
+    with_files: bool = True,
 ) -> Event:
+    """The `repo.commit` event of a commit.  Without `with_files` (another author's commit,
+    kept for the project's own conventions) the changed paths are left out."""
     additions = sum(a or 0 for _, a, _ in commit.files)
     deletions = sum(d or 0 for _, _, d in commit.files)
     is_user = commit.author_email in user
@@ -162,12 +179,16 @@ def commit_event(
             "parents": list(commit.parents),
             "branch": branch,
             "authorIsUser": is_user,
+            "authorIsBot": bool(BOT_EMAIL.search(commit.author_email)),
+            # Tells authors apart without keeping their e-mail address.
+            "authorKey": stable_id("au", project_key, commit.author_email),
             "subject": commit.subject[:300],
+            "hasBody": has_body(commit.message),
             "trailers": trailers(commit.message),
             "issues": sorted(set(ISSUE_REFERENCE.findall(commit.message)))[:20],
             "files": [
                 {"path": path, "added": added, "deleted": deleted}
-                for path, added, deleted in commit.files[:MAX_FILES]
+                for path, added, deleted in (commit.files[:MAX_FILES] if with_files else ())
             ],
             "filesChanged": len(commit.files),
             "filesTruncated": len(commit.files) > MAX_FILES,
@@ -268,6 +289,53 @@ def hook_events(
             )
         ]
     return []
+
+
+MAX_BRANCHES = 100  # the most recently committed-to local branches read from the reflog
+
+
+def created_branch_events(repo: Path, project_key: str) -> list[Event]:
+    """A `repo.checkout` event (`created: true`, `via: reflog`) for each local branch whose
+    reflog starts with "branch: Created from": a branch made here, by the user of this clone
+    (a branch fetched from somebody else starts otherwise).  Git keeps reflogs 90 days by
+    default, so this sees the recent branches only."""
+    try:
+        listing = git_output(
+            repo, "for-each-ref", "--sort=-committerdate", f"--count={MAX_BRANCHES}",
+            "--format=%(refname:short)", "refs/heads",
+        )  # fmt: skip
+    except (subprocess.CalledProcessError, OSError):
+        return []
+    events = []
+    for branch in listing.split():
+        try:
+            log = git_output(repo, "reflog", "show", "--format=%gs%x1f%ct", f"refs/heads/{branch}", "--")
+        except (subprocess.CalledProcessError, OSError):
+            continue
+        entries = [line.split("\x1f", 1) for line in log.splitlines() if "\x1f" in line]
+        if not entries or not entries[-1][0].startswith("branch: Created from"):
+            continue
+        created = entries[-1][1].strip()
+        at = (
+            utc(dt.datetime.fromtimestamp(int(created), dt.timezone.utc).isoformat())
+            if created.isdigit()
+            else now_utc()
+        )
+        context: dict[str, object] = {"branch": branch, "created": True, "via": "reflog"}
+        events.append(
+            _simple_event(
+                project_key,
+                "repo.checkout",
+                at,
+                branch,
+                "import-history",
+                context,
+                "created",
+                branch,
+                created,
+            )
+        )
+    return events
 
 
 def _arg(args: Sequence[str], index: int, default: str) -> str:

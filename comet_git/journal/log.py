@@ -9,6 +9,9 @@
   append starts on a fresh line.
 - Processing outcomes go to journal/processing.jsonl; events not marked done are pending,
   and `comet journal replay` processes them again.
+- `compact` folds processed events nobody needs verbatim into one summary a month
+  (journal/YYYY-MM.summary.json: counts, what learning aggregated of them, and their ids,
+  which stay known: an import or a replay never adds them, nor learns from them, twice).
 """
 
 from __future__ import annotations
@@ -17,7 +20,7 @@ import contextlib
 import json
 import os
 import re
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -36,6 +39,8 @@ from comet_git.store import (
 )
 
 MONTH_FILE = re.compile(r"^\d{4}-\d{2}\.jsonl$")
+SUMMARY_FILE = re.compile(r"^(\d{4}-\d{2})\.summary\.json$")
+SUMMARY_SCHEMA = "comet.journal-summary/v1"
 EVENT_ID_IN_LINE = re.compile(rb'"eventId":"([^"]+)"')
 DONE = "done"
 FAILED = "failed"
@@ -79,6 +84,32 @@ class Journal:
     def month_path(self, month: str) -> Path:
         return self.directory / f"{month}.jsonl"
 
+    def summary_path(self, month: str) -> Path:
+        return self.directory / f"{month}.summary.json"
+
+    def summaries(self) -> list[dict[str, Any]]:
+        """The monthly summaries of compacted events, oldest first (an unreadable one is skipped:
+        its events' ids are then unknown, which costs at most a second import of them)."""
+        if not self.directory.is_dir():
+            return []
+        found = []
+        for path in sorted(self.directory.iterdir()):
+            if SUMMARY_FILE.match(path.name):
+                with contextlib.suppress(OSError, ValueError):
+                    data = json.loads(path.read_text(encoding="utf-8"))
+                    if isinstance(data, dict) and data.get("schema") == SUMMARY_SCHEMA:
+                        found.append(data)
+        return found
+
+    def folded_ids(self) -> set[str]:
+        return {str(event_id) for summary in self.summaries() for event_id in summary.get("eventIds", ())}
+
+    def size(self) -> int:
+        """Bytes of the month files, the summaries and the processing marks."""
+        if not self.directory.is_dir():
+            return 0
+        return sum(path.stat().st_size for path in self.directory.iterdir() if path.is_file())
+
     def files(self) -> list[Path]:
         if not self.directory.is_dir():
             return []
@@ -116,8 +147,10 @@ class Journal:
                 path = self.month_path(month)
                 if fresh_ids:
                     present: set[str] = set()
+                elif known_ids is not None:
+                    present = known_ids
                 else:
-                    present = known_ids if known_ids is not None else ids_in(path)
+                    present = ids_in(path) | set(self._summary(month).get("eventIds", ()))
                 fresh: list[Event] = []
                 for event in batch:
                     if event.event_id in present:
@@ -144,9 +177,13 @@ class Journal:
     # -- reading ------------------------------------------------------------------
 
     def events(self, problems: list[JournalProblem] | None = None) -> Iterator[Event]:
-        """Every readable event, oldest file first, streaming (memory stays flat)."""
+        """Every readable event, oldest file first, streaming (memory stays flat).  An event a
+        summary holds (a compaction stopped half-way) is not read twice."""
+        folded = self.folded_ids()
         for path in self.files():
-            yield from read_file(path, problems)
+            for event in read_file(path, problems):
+                if event.event_id not in folded:
+                    yield event
 
     def problems(self) -> list[JournalProblem]:
         found: list[JournalProblem] = []
@@ -155,10 +192,57 @@ class Journal:
         return found
 
     def known_ids(self) -> set[str]:
-        ids: set[str] = set()
+        ids = self.folded_ids()
         for path in self.files():
             ids |= ids_in(path)
         return ids
+
+    # -- compaction -----------------------------------------------------------------
+
+    def _summary(self, month: str) -> dict[str, Any]:
+        try:
+            data = json.loads(self.summary_path(month).read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            data = None
+        if not isinstance(data, dict) or data.get("schema") != SUMMARY_SCHEMA:
+            return {"schema": SUMMARY_SCHEMA, "month": month, "counts": {}, "aggregates": {}, "eventIds": []}
+        return data
+
+    def compact(
+        self, fold: Callable[[Event], bool], aggregate: Callable[[dict[str, Any], Event], None]
+    ) -> CompactResult:
+        """Fold the events `fold` chooses into their month's summary (`aggregate` adds what
+        learning needs of one to the summary's `aggregates`); the others stay verbatim.
+
+        Crash-safe: the summary (with the folded ids) is written before the month file
+        without them, and readers skip an event whose id a summary holds, so a crash in
+        between leaves an event in both places, counted once."""
+        result = CompactResult(size_before=self.size())
+        with file_lock(self.lock_path):
+            for path in self.files():
+                month = path.name.removesuffix(".jsonl")
+                summary = self._summary(month)
+                known = set(summary["eventIds"])
+                kept: list[bytes] = []
+                folded = 0
+                for line in path.read_bytes().splitlines(keepends=True):
+                    event = _parsed(line)
+                    if event is None or not fold(event):
+                        kept.append(line)  # an unreadable line stays: it is reported, not lost
+                        continue
+                    folded += 1
+                    if event.event_id not in known:
+                        known.add(event.event_id)
+                        summary["eventIds"].append(event.event_id)
+                        summary["counts"][event.type] = summary["counts"].get(event.type, 0) + 1
+                        aggregate(summary["aggregates"], event)
+                if not folded:
+                    continue
+                atomic_write(self.summary_path(month), json.dumps(summary, ensure_ascii=False))
+                atomic_write(path, b"".join(kept))
+                result.folded += folded
+        result.size_after = self.size()
+        return result
 
     def statuses(self, problems: list[JournalProblem] | None = None) -> dict[str, tuple[str, str | None]]:
         """The last processing outcome of each event id.  A line that does not read (torn,
@@ -221,6 +305,23 @@ class Journal:
                     changed += sum(1 for old, new in zip(lines, kept, strict=True) if old != new)
                     atomic_write(path, b"".join(kept))
         return changed
+
+
+class CompactResult:
+    def __init__(self, size_before: int = 0) -> None:
+        self.size_before = size_before
+        self.size_after = size_before
+        self.folded = 0
+
+    def to_json(self) -> dict[str, int]:
+        return {"sizeBefore": self.size_before, "sizeAfter": self.size_after, "folded": self.folded}
+
+
+def _parsed(line: bytes) -> Event | None:
+    try:
+        return parse_event(json.loads(line), where="<compaction>")
+    except (ValueError, RecordFormatError):
+        return None
 
 
 def redacted(event: Event) -> Event:

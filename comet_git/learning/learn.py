@@ -27,7 +27,8 @@ from comet_git.journal.events import Event
 from comet_git.journal.log import DONE, FAILED, Journal, JournalProblem
 from comet_git.learning import consolidate
 from comet_git.learning.capture import process_signal
-from comet_git.learning.reflectors import CommitReflection, Habit
+from comet_git.learning.compaction import COMPACT_AT, compact_store
+from comet_git.learning.reflectors import RIVALS, CommitReflection, Habit
 from comet_git.provider import Amend, MachineProvider, Query, Remember
 from comet_git.provider.remote import RemoteError
 from comet_git.records.model import MAX_EVIDENCE, Evidence, Selectors, stable_record_id
@@ -49,6 +50,7 @@ class LearnReport:
     reflect: list[dict[str, Any]] = field(default_factory=list)
     skipped: list[str] = field(default_factory=list)  # stores another `learn` was busy with
     problems: list[JournalProblem] = field(default_factory=list)  # torn or unreadable journal lines
+    compacted: dict[str, dict[str, int]] = field(default_factory=dict)  # store -> sizes, past COMPACT_AT
 
     def note(
         self,
@@ -80,6 +82,7 @@ class LearnReport:
             "reflect": self.reflect,
             "busy": self.skipped,
             "journalProblems": [problem.to_json() for problem in self.problems],
+            "compacted": self.compacted,
         }
 
 
@@ -113,11 +116,15 @@ def _learn_store(provider: MachineProvider, store: ScopeStore, report: LearnRepo
     journal = Journal(store)
     statuses = journal.statuses(report.problems)
     reflection = CommitReflection()
+    for summary in journal.summaries():  # compacted months: what the reflectors counted of them
+        reflection.add_summary(summary.get("aggregates") or {})
     finished: list[str] = []  # pending events with nothing (more) to do
     commits: list[str] = []  # pending commit events: done once the habits are applied
     for event in journal.events(report.problems):
         report.events_read += 1
         pending = statuses.get(event.event_id, ("", None))[0] != DONE
+        if event.type == "repo.checkout":  # a branch created here names the user's branches
+            reflection.add_event(event.event_id, event.type, event.at, event.context)
         if event.type == "repo.commit":
             reflection.add_event(event.event_id, event.type, event.at, event.context)
             if pending:
@@ -143,14 +150,21 @@ def _learn_store(provider: MachineProvider, store: ScopeStore, report: LearnRepo
     journal.mark((event_id, DONE, None) for event_id in finished)
     if reflection.commits:
         try:
-            for habit in reflection.habits():
-                _apply_habit(provider, store, habit, report)
+            habits = reflection.habits()
+            formed = {habit.key for habit in habits}
+            for habit in habits:
+                retired = _retire_rivals(provider, store, habit, formed, report)
+                placed = _apply_habit(provider, store, habit, report)
+                if retired and placed:
+                    consolidate.supersede(provider, placed, retired)
         except CometError as error:
             report.failed.append({"eventId": None, "type": "repo.commit", "error": str(error)})
             return  # the commits stay pending: the next run recounts them
     for start in range(0, len(commits), COMMIT_BATCH):
         journal.mark((event_id, DONE, None) for event_id in commits[start : start + COMMIT_BATCH])
     report.processed += len(commits)
+    if journal.size() > COMPACT_AT:
+        report.compacted[store.name] = compact_store(provider, store).to_json()
 
 
 def _process(provider: MachineProvider, journal: Journal, event: Event, report: LearnReport) -> None:
@@ -247,25 +261,60 @@ def _habit_evidence(habit: Habit) -> tuple[Evidence, ...]:
     return tuple(found[:MAX_EVIDENCE])
 
 
-def _apply_habit(provider: MachineProvider, store: ScopeStore, habit: Habit, report: LearnReport) -> None:
+def _retire_rivals(
+    provider: MachineProvider, store: ScopeStore, habit: Habit, formed: set[str], report: LearnReport
+) -> list[str]:
+    """Supersede the live inferred records of the habits `habit` rules out (learned from older
+    commits, or the project's agreement it ranks above), when the reflection no longer forms
+    them.  Returns their ids."""
+    if not report.learning:
+        return []
+    rivals = [rival for rival in RIVALS.get(habit.key, ()) if rival not in formed]
+    retired = (_retire(provider, store, rival, habit, report) for rival in rivals)
+    return [record_id for record_id in retired if record_id]
+
+
+def _retire(
+    provider: MachineProvider, store: ScopeStore, rival: str, habit: Habit, report: LearnReport
+) -> str | None:
+    """The id of `rival`'s record once superseded, or None when there is none to retire (never
+    learned, forgotten, already retired, or the person's own words)."""
+    record_id = stable_record_id(store.name, rival)
+    record = find_record(provider, record_id)
+    if record is None or record["state"] != "live" or record["lifecycle"] == "superseded":
+        return None
+    if record["authority"] != "inferred":
+        return None  # explicit memory changes only when the person changes it
+    own = "your own habit ranks above the project's agreement"
+    reason = f"{own if rival.startswith('project-') else 'your recent commits turned'}: {habit.finding}"
+    provider.apply(Amend(record_id, (("lifecycle", "superseded"),), reason))
+    report.note(f"reflector {rival}", "supersede", "applied", record_id, reason)
+    return record_id
+
+
+def _apply_habit(
+    provider: MachineProvider, store: ScopeStore, habit: Habit, report: LearnReport
+) -> str | None:
+    """Create or refresh the habit's record; its id when it is live afterwards."""
     record_id = stable_record_id(store.name, habit.key)
     source = f"reflector {habit.key}"
     existing = find_record(provider, record_id)
     if existing is not None and existing["state"] == "forgotten":
         report.note(source, "create", "noop", record_id, "you forgot this habit: it is not learned again")
-        return
+        return None
     if existing is not None:
         _refresh_habit(provider, habit, existing, source, report)
-        return
+        return record_id if existing["lifecycle"] != "superseded" else None
     if not report.learning:
         report.note(source, "create", "noop", None, "memory.learning is off: no new records")
-        return
+        return None
     change = Remember(
         text=habit.statement,
         title=habit.title,
+        summary=habit.summary,
         scope=store.scope,
         memory_type="collaboration-policy",
-        memory_class="collaboration-habit",
+        memory_class=habit.memory_class,
         selectors=habit.selectors,
         authority="inferred",
         evidence=_habit_evidence(habit),
@@ -273,6 +322,7 @@ def _apply_habit(provider: MachineProvider, store: ScopeStore, habit: Habit, rep
     # A habit forgotten for good is in no index any more: place() finds its tombstone by id.
     placed = consolidate.place(provider, change, record_id=record_id)
     report.note(source, "create", placed.status, placed.id, f"{placed.reason} ({habit.finding})")
+    return placed.id if placed.status == "applied" else None
 
 
 def find_record(provider: MachineProvider, record_id: str) -> dict[str, Any] | None:
@@ -306,6 +356,11 @@ def _refresh_habit(
             report.note(source, "update", "noop", record_id, f"still holds ({habit.finding})")
             return
     else:
-        fields = (("evidence", evidence), ("text", habit.statement), ("selectors", habit.selectors))
+        fields: tuple[tuple[str, Any], ...] = (
+            ("evidence", evidence),
+            ("text", habit.statement),
+            ("selectors", habit.selectors),
+        )
+        fields += (("summary", habit.summary),) if habit.summary else ()
         provider.apply(Amend(record_id, fields, "the habit changed"))
     report.note(source, "update", "applied", record_id, habit.finding)
