@@ -611,8 +611,7 @@ def test_a_path_convention_reaches_a_commit_on_that_path(tmp_path: Path) -> None
     context = ok("task", "--task", "commit", "--operation", "commit", "--path", "src/pkg/bump.py", cwd=repo)
     texts = [item.get("text") or item["summary"] for item in context["context"] + context["manifest"]]
     assert any(
-        "`fix(bump): <lowercase imperative>`" in text and '"fix(bump): handle case ' in text
-        for text in texts
+        "`fix(bump): <lowercase imperative>`" in text and '"fix(bump): handle case ' in text for text in texts
     )
     assert not any("ci(github-actions)" in text for text in texts)
 
