@@ -113,6 +113,34 @@ def _location(worktree_root: Path, git_dir: Path) -> RepoLocation:
     return RepoLocation(worktree_root=worktree_root, git_dir=git_dir, common_dir=common_dir)
 
 
+_SHA = re.compile(r"[0-9a-f]{40}(?:[0-9a-f]{24})?")
+
+
+def read_head(location: RepoLocation) -> str | None:
+    """The commit HEAD names, read from the files: a loose ref or packed-refs, one step of
+    `ref:` at most.  None when the files do not say it plainly (an unborn branch, a ref of
+    another kind): the caller asks git then."""
+    try:
+        head = (location.git_dir / "HEAD").read_text(encoding="utf-8").strip()
+        if not head.startswith("ref:"):
+            return head if _SHA.fullmatch(head) else None
+        ref = head[len("ref:") :].strip()
+        if not ref.startswith("refs/heads/"):
+            return None
+        loose = location.common_dir / ref
+        if loose.is_file():
+            sha = loose.read_text(encoding="utf-8").strip()
+            return sha if _SHA.fullmatch(sha) else None
+        packed = (location.common_dir / "packed-refs").read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return None
+    for line in packed.splitlines():
+        sha, _, name = line.partition(" ")
+        if name == ref and _SHA.fullmatch(sha):
+            return sha
+    return None
+
+
 # --- reading the common config (stdlib only) ---------------------------------
 
 

@@ -600,3 +600,28 @@ def test_equivalent_spellings_of_a_remote_normalize_equal(host: str, path: list[
     ]
     for spelling in spellings:
         assert normalize_remote_url(spelling) == canonical, spelling
+
+
+def test_head_is_read_from_the_files_as_git_reads_it(repo: Path) -> None:
+    """HEAD from a loose ref, from packed-refs, detached, and in a linked worktree; None where
+    the files do not say it plainly (an unborn branch), for the caller to ask git."""
+    from comet_git.identity import find_repository, read_head
+
+    def head_of(path: Path) -> str | None:
+        location = find_repository(path)
+        assert location is not None
+        return read_head(location)
+
+    assert head_of(repo) == git(repo, "rev-parse", "HEAD").strip()
+    git(repo, "pack-refs", "--all")
+    assert not (repo / ".git" / "refs" / "heads" / "main").exists()
+    assert head_of(repo) == git(repo, "rev-parse", "HEAD").strip()
+    commit(repo, "second.txt", "two\n")
+    second = git(repo, "rev-parse", "HEAD").strip()
+    git(repo, "checkout", "-q", "--detach", "HEAD~1")
+    assert head_of(repo) == git(repo, "rev-parse", "HEAD").strip() != second
+    git(repo, "checkout", "-q", "main")
+    git(repo, "worktree", "add", "-q", "-b", "side", str(repo.parent / "side"))
+    assert head_of(repo.parent / "side") == second
+    git(repo, "checkout", "-q", "--orphan", "fresh")
+    assert head_of(repo) is None

@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from comet_git.provider.staleness import HeadTree, stale_reasons, text_paths
+from comet_git.provider.anchors import HeadTree, stale_reasons, text_paths
 from tests.clihelp import invoke
 from tests.gitutil import git
 
