@@ -55,10 +55,11 @@ class Workspace(NamedTuple):
         token = os.environ.get(TOKEN_VARIABLE) or None
         return RemoteProvider(self.home, self.project_key, url, token, timeout)
 
-    def stale(self) -> dict[str, list[str]]:
+    def stale(self, *, compute: bool = True) -> dict[str, list[str]]:
         """The project's records whose anchors (paths, make targets, scripts) are gone at HEAD:
         id -> the reasons (provider/staleness.py).  Empty outside a repository, and for a
-        Remote provider (its records are checked where the repository is)."""
+        Remote provider (its records are checked where the repository is).  Without `compute`,
+        only the cached verdicts (see stale_records)."""
         if self.location is None or self.project_key is None:
             return {}
         store = self.home.project_store(self.project_key)
@@ -73,7 +74,7 @@ class Workspace(NamedTuple):
             found = provider.query(Query(scopes=("project",))).records
             return [view.as_dict() for view in found]
 
-        return stale_records(store, self.location.worktree_root, records)
+        return stale_records(store, self.location.worktree_root, records, compute=compute)
 
     def config_layers(self) -> list[ConfigLayer]:
         from comet_git import config

@@ -130,9 +130,10 @@ def task_context(ws: Workspace, request: TaskRequest, *, record_applications: bo
 
 def _flag_stale(ws: Workspace, delivery: Delivery) -> None:
     """A delivered record whose anchors are gone at HEAD says so in its whyApplied: stated as
-    fact, a stale memory misleads.  A failed check only costs the note."""
+    fact, a stale memory misleads.  Only the verdicts already cached: the check itself is not
+    made while an agent waits.  A failed check only costs the note."""
     try:
-        stale = ws.stale()
+        stale = ws.stale(compute=False)
     except Exception as error:  # the context is still given (README: Failure isolation)
         log_failure(ws.home.diagnostics_log, "staleness check", error)
         return

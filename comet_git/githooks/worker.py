@@ -51,6 +51,9 @@ def learn(repository: Path) -> None:
 
     ws = open_workspace(repository)
     learn_pending(ws.provider(), learning=bool(ws.setting("memory.learning").value))
+    # HEAD moved: check the records' anchors again now, so that `comet task` finds the verdicts
+    # cached (it never makes the check itself).
+    ws.stale()
 
 
 def main(argv: list[str]) -> int:

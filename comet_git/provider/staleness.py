@@ -30,17 +30,26 @@ CACHE_NAME = ".stale-cache.json"
 
 
 def stale_records(
-    store: ScopeStore, repo: Path, records: Callable[[], Iterable[Mapping[str, Any]]]
+    store: ScopeStore,
+    repo: Path,
+    records: Callable[[], Iterable[Mapping[str, Any]]],
+    *,
+    compute: bool = True,
 ) -> dict[str, list[str]]:
     """Record id -> why it may be stale, for the live records (`records()`, read only when the
     cache cannot answer) of a project `store` in `repo`.  Cached in the store, keyed by HEAD and
-    the records' folders: recomputed only when either moved."""
+    the records' folders: recomputed only when either moved.  Without `compute`, only what the
+    cache holds (empty when it cannot answer): checking every record of a large store takes
+    seconds, which an agent's `comet task` must not wait for (the hook worker recomputes it
+    after a commit, `comet memory status` and `list --stale` whenever they run)."""
     cache_path = store.root / CACHE_NAME
     marks = folder_marks(store)
     head = _head(repo)
     cached = _read_cache(cache_path)
     if head and marks and cached.get("head") == head and cached.get("marks") == marks:
         return {str(k): list(v) for k, v in (cached.get("stale") or {}).items()}
+    if not compute:
+        return {}
     from comet_git.provider.anchors import HeadTree, stale_reasons  # on a cache miss only
 
     tree = HeadTree.read(repo)
