@@ -113,3 +113,11 @@ def test_management_keeps_working_with_learning_and_retrieval_off(repo: Path) ->
     assert (switches["memory.learning"]["value"], switches["memory.retrieval"]["value"]) == (False, False)
     assert pages.preview(ws, {"task": "review a pull request"})["answer"]["retrieval"] == "disabled"
     assert pages.list_records(ws, {}, 1).total == 1
+
+
+def test_the_overview_lists_records_whose_paths_are_gone(repo: Path) -> None:
+    ws = open_workspace(repo)
+    gone = ws.provider().apply(Remember(text="Keep `src/legacy/` free of new code.")).id
+    here = ws.provider().apply(Remember(text="Keep README.md short.")).id
+    stale = dict(pages.overview(open_workspace(repo))["stale"])
+    assert stale.get(gone) == ["src/legacy/ no longer exists"] and here not in stale

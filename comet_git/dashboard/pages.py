@@ -99,6 +99,8 @@ def overview(ws: Workspace) -> dict[str, Any]:
         "total": len(texts),
         "invalid": invalid,
         "candidates": candidates,
+        # Checked now if HEAD or the records moved since the last check: a page may take the time.
+        "stale": sorted(ws.stale().items()),
     }
 
 
