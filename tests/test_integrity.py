@@ -213,7 +213,9 @@ def test_on_a_real_full_filesystem_nothing_acknowledged_is_lost(repo: Path, tmp_
         assert listed["problems"] == []
         reviews = [e for e in listed["events"] if e["type"] == "review.resolved"]
         kinds = [e.get("outcome", {}).get("outcome") for e in reviews]
-        assert kinds[0] == "accepted" and (results[0].exit_code != 0 or "rejected" in kinds)
+        # Both events may carry the same second: the listing's order between them is not theirs.
+        assert "accepted" in kinds and (results[0].exit_code != 0 or "rejected" in kinds)
+        assert len(kinds) == (1 if results[0].exit_code != 0 else 2)
     finally:
         subprocess.run(["umount", str(small)], check=False)
 
