@@ -105,9 +105,10 @@ def compact(ws: Workspace) -> Output:
 
 def replay(ws: Workspace) -> Output:
     """Process the pending and failed events again: the same processing as `comet learn`."""
-    from comet_git.commands.learning import render_report, run_learning
+    from comet_git.commands.learning import render_report
+    from comet_git.learning.learn import learn_in
 
-    report = run_learning(ws)
+    report = learn_in(ws)
     data = {
         "schema": "comet.replay/v1",
         "processed": [

@@ -9,7 +9,7 @@ from pathlib import Path
 from comet_git.commands import Output
 from comet_git.errors import InvalidInputError
 from comet_git.learning.deltas import RESULT_SCHEMA, apply_deltas
-from comet_git.learning.learn import LearnReport, learn
+from comet_git.learning.learn import LearnReport, learn_in
 from comet_git.workspace import Workspace
 
 
@@ -40,12 +40,8 @@ def _read_delta(source: str) -> object:
         raise InvalidInputError(f"the delta is not valid JSON: {error}", hint) from None
 
 
-def run_learning(ws: Workspace) -> LearnReport:
-    return learn(ws.provider(), learning=bool(ws.setting("memory.learning").value))
-
-
 def learn_now(ws: Workspace) -> Output:
-    report = run_learning(ws)
+    report = learn_in(ws)
     return Output(report.to_json(), render_report(report))
 
 

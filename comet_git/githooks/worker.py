@@ -46,11 +46,11 @@ def learn(repository: Path) -> None:
     """`comet learn`, in this detached process: git has long returned.  A learn already
     running for the store makes this one skip it (the running one may have missed these
     events; they stay pending for the next)."""
-    from comet_git.learning.learn import learn as learn_pending
+    from comet_git.learning.learn import learn_in
     from comet_git.workspace import open_workspace
 
     ws = open_workspace(repository)
-    learn_pending(ws.provider(), learning=bool(ws.setting("memory.learning").value))
+    learn_in(ws)
     # HEAD moved: check the records' anchors again now, so that `comet task` finds the verdicts
     # cached (it never makes the check itself).
     ws.stale()

@@ -20,7 +20,7 @@ twice, and a forgotten one (tombstoned or deleted for good) is never made again.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from comet_git.errors import CometError, NotFoundError
 from comet_git.journal.events import Event
@@ -33,6 +33,9 @@ from comet_git.provider import Amend, MachineProvider, Query, Remember
 from comet_git.provider.remote import RemoteError
 from comet_git.records.model import MAX_EVIDENCE, Evidence, Selectors, stable_record_id
 from comet_git.store import ScopeStore, file_lock
+
+if TYPE_CHECKING:
+    from comet_git.workspace import Workspace
 
 LEARN_SCHEMA = "comet.learn/v1"
 EPISODE_TYPES = ("task.completed", "verification.completed", "review.resolved")
@@ -84,6 +87,12 @@ class LearnReport:
             "journalProblems": [problem.to_json() for problem in self.problems],
             "compacted": self.compacted,
         }
+
+
+def learn_in(ws: Workspace) -> LearnReport:
+    """`learn` over a workspace's provider, as its memory.learning switch says (the command and
+    the git hook worker run this)."""
+    return learn(ws.provider(), learning=bool(ws.setting("memory.learning").value))
 
 
 def learn(provider: MachineProvider, *, learning: bool) -> LearnReport:
