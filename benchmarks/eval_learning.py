@@ -11,11 +11,13 @@ as the user, and for each held-out commit `comet task --operation commit --path 
 is asked what to do; the script reports which delivered habits the real commit obeys.
 
     python3 benchmarks/eval_learning.py ../shared/data/click-history.jsonl --python .venv/bin/python
+    python3 benchmarks/eval_learning.py benchmarks/data/heldout/histories/httpx.jsonl.gz  # held out
 """
 
 from __future__ import annotations
 
 import argparse
+import gzip
 import json
 import os
 import re
@@ -120,11 +122,19 @@ def obeys(key: str, row: dict[str, Any]) -> bool | None:
     """Whether one real commit obeys a delivered habit (None: the habit is not judged here)."""
     if key not in TITLE_KEYS.values():
         return None
+    if key.startswith("length:"):  # truth() keeps only the tightest limit that holds
+        return len(row["message"].split("\n", 1)[0].strip()) <= int(key.split(":")[1])
     return (
         truth([row]).get(key, 0.0) >= SHARE
         if not key.startswith("mood")
         else mood(row["message"].split("\n", 1)[0]) in (key.split(":")[1], None)
     )
+
+
+def read_history(path: Path) -> list[dict[str, Any]]:
+    """A history file's commits (JSON Lines, gzip-compressed when it ends in .gz)."""
+    text = gzip.decompress(path.read_bytes()).decode("utf-8") if path.suffix == ".gz" else path.read_text()
+    return [json.loads(line) for line in text.splitlines() if line.strip()]
 
 
 def comet(python: Path, env: dict[str, str], repo: Path, *args: str) -> dict[str, Any]:
@@ -136,7 +146,7 @@ def comet(python: Path, env: dict[str, str], repo: Path, *args: str) -> dict[str
 
 
 def evaluate(history: Path, email: str, python: Path, work: Path) -> None:
-    rows = [json.loads(line) for line in history.read_text().splitlines() if line.strip()]
+    rows = read_history(history)
     mine = [i for i, row in enumerate(rows) if row["author"]["email"] == email and own_writing(row)]
     held = mine[-HELD_OUT:]
     cut = held[0]  # the history up to the first held-out commit
@@ -183,7 +193,7 @@ def main() -> int:
     parser.add_argument("--python", type=Path, default=Path(sys.executable))
     parser.add_argument("--authors", type=int, default=2, help="the N most active authors")
     args = parser.parse_args()
-    rows = [json.loads(line) for line in args.history.read_text().splitlines() if line.strip()]
+    rows = read_history(args.history)
     active = Counter(row["author"]["email"] for row in rows if own_writing(row))
     with tempfile.TemporaryDirectory() as work:
         for email, _ in active.most_common(args.authors):

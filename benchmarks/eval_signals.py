@@ -1,8 +1,10 @@
 """Evaluation: `comet memory signal` on labelled statements, through the public CLI only.
 
 For each statement of /work/shared/eval/signals-dev.jsonl (and, with --extra, of
-tests/data/signals-extra.jsonl), in a fresh COMET_HOME and repository (copied from a
-template made once with `comet init --no-hooks`, at the same paths every time):
+tests/data/signals-extra.jsonl; with --all, also of the tuning sets
+benchmarks/data/tuning/signals-*.jsonl and the held-out sets
+benchmarks/data/heldout/signals-*.jsonl), in a fresh COMET_HOME and repository (copied
+from a template made once with `comet init --no-hooks`, at the same paths every time):
 
 1. `comet memory list --json` (before);
 2. `comet memory signal --text TEXT --json`: what the output says it did;
@@ -10,10 +12,12 @@ template made once with `comet init --no-hooks`, at the same paths every time):
 
 Prints accuracy, the 2x2 confusion matrix (true label x what `memory list` shows), the
 one-off statements stored as memory (must be 0), the disagreements between what the
-signal output says and what `memory list` shows (must be 0), and every miss.  Exits 1
-when a one-off was stored or the output and the list disagree (not on accuracy).
+signal output says and what `memory list` shows (must be 0), the scope chosen for the
+statements labelled with one (`scope`: global or project), and every miss (never a
+held-out set's: those are scored, not read).  Exits 1 when a one-off was stored or the
+output and the list disagree (not on accuracy).
 
-    python3 benchmarks/eval_signals.py [--extra] [--python VENV/bin/python]
+    python3 benchmarks/eval_signals.py [--extra | --all] [--data FILE] [--python VENV/bin/python]
 """
 
 from __future__ import annotations
@@ -31,6 +35,8 @@ from _common import REPO_ROOT, BenchEnv, add_common_arguments, bench_environment
 
 DEV_SET = Path("/work/shared/eval/signals-dev.jsonl")
 EXTRA_SET = REPO_ROOT / "tests" / "data" / "signals-extra.jsonl"
+TUNE_DIR = REPO_ROOT / "benchmarks" / "data" / "tuning"
+HELDOUT_DIR = REPO_ROOT / "benchmarks" / "data" / "heldout"
 LABELS = ("long-term", "one-off")
 
 
@@ -43,6 +49,8 @@ class Outcome:
     stored: bool  # memory list shows a new record
     said_kind: str
     said_stored: bool
+    scope: str | None  # the labelled scope of a long-term statement
+    said_scope: str | None
     reason: str
     disagreements: list[str] = field(default_factory=list)
     seconds: float = 0.0
@@ -106,11 +114,12 @@ def evaluate(bench: BenchEnv, template: Path, item: dict[str, str]) -> Outcome:
         stored=bool(new),
         said_kind=str(said.get("kind")),
         said_stored=bool(said.get("stored")),
+        scope=item.get("scope"),
+        said_scope=record.get("scope") if isinstance(record := said.get("record"), dict) else None,
         reason=str(said.get("reason")),
         seconds=seconds,
     )
     problems = outcome.disagreements
-    record = said.get("record")
     if outcome.said_stored != outcome.stored:
         problems.append(f"output says stored={outcome.said_stored}, memory list shows {len(new)} new records")
     if len(new) > 1:
@@ -156,6 +165,12 @@ def report(outcomes: list[Outcome], title: str) -> tuple[int, int]:
     for label in LABELS:
         print(f"    {label:<12}{matrix[(label, 'long-term')]:>10}{matrix[(label, 'one-off')]:>12}")
     print(f"  one-offs stored as memory: {one_offs_stored} (must be 0)")
+    scoped = [o for o in outcomes if o.scope and o.stored]
+    if scoped:
+        right = sum(o.said_scope == o.scope for o in scoped)
+        print(
+            f"  scope of the stored long-term statements: {right}/{len(scoped)} = {right / len(scoped):.3f}"
+        )
     print(f"  output / memory list disagreements: {disagreements} (must be 0)")
     return one_offs_stored, disagreements
 
@@ -164,12 +179,17 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     add_common_arguments(parser)
     parser.add_argument("--extra", action="store_true", help=f"also evaluate {EXTRA_SET}")
+    parser.add_argument("--all", action="store_true", help="the dev, extra, tuning and held-out sets")
     parser.add_argument("--data", type=Path, default=DEV_SET, help=f"the labelled set (default {DEV_SET})")
     args = parser.parse_args()
 
-    items = load(args.data, "dev")
-    if args.extra:
-        items += load(EXTRA_SET, "extra")
+    named = [("dev", args.data)]
+    if args.extra or args.all:
+        named.append(("extra", EXTRA_SET))
+    if args.all:
+        named += [(f"tuning:{path.stem}", path) for path in sorted(TUNE_DIR.glob("signals-*.jsonl"))]
+        named += [(f"held-out:{path.stem}", path) for path in sorted(HELDOUT_DIR.glob("signals-*.jsonl"))]
+    items = [item for source, path in named for item in load(path, source)]
 
     with bench_environment(args) as bench:
         template = make_template(bench)
@@ -179,18 +199,19 @@ def main() -> None:
             print(f"\r  statement {number}/{len(items)}", end="", file=sys.stderr, flush=True)
         print(file=sys.stderr)
 
-        sets = [("dev", args.data.name)]
-        if args.extra:
-            sets.append(("extra", EXTRA_SET.name))
         worst = disagreeing = 0
-        for source, name in sets:
-            stored, disagree = report([o for o in outcomes if o.source == source], name)
+        for source, path in named:
+            stored, disagree = report([o for o in outcomes if o.source == source], f"{source} ({path.name})")
             worst += stored
             disagreeing += disagree
-        if args.extra:
+        if len(named) > 1:
             report(outcomes, "all")
 
-        misses = [o for o in outcomes if o.predicted != o.label or o.disagreements]
+        misses = [
+            o
+            for o in outcomes
+            if (o.predicted != o.label or o.disagreements) and not o.source.startswith("held-out:")
+        ]
         if misses:
             print("\nmisses and disagreements:")
         for outcome in misses:

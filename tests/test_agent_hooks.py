@@ -217,8 +217,19 @@ def test_a_prompt_gets_the_memory_relevant_to_it(remembered: Path) -> None:
     assert "Redis session store" in context_of("claude", "UserPromptSubmit", result)
 
 
-def test_an_ordinary_request_is_not_journaled_as_a_user_signal(repo: Path) -> None:
-    assert hook("claude", "UserPromptSubmit", repo, "Fix the failing login test").exit_code == 0
+@pytest.mark.parametrize(
+    "prompt",
+    [
+        "Fix the failing login test",
+        # weak signs only (a condition, a prohibition, how things are here): in an ordinary
+        # prompt they are a request worded so, not a statement about the user
+        "When you fix the login bug, don't touch the session code and run the tests in src/auth/ after",
+        "The parser tests live in tests/parser/, so add one there for the new rule",
+        "我们用 pytest，帮我跑一下 parser 的测试",  # "一下" makes it worth classifying: weak, so not kept
+    ],
+)
+def test_an_ordinary_request_is_not_journaled_as_a_user_signal(repo: Path, prompt: str) -> None:
+    assert hook("claude", "UserPromptSubmit", repo, prompt).exit_code == 0
     events = run_comet("journal", "list", "--type", "user.signal", "--json", cwd=repo).json()["events"]
     assert events == []
 

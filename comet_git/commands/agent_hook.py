@@ -212,8 +212,8 @@ def _capture(ws: Any, prompt: str, session: str | None) -> str:
     from comet_git.learning.signals import LONG_TERM, classify_signal
 
     decision = classify_signal(prompt)
-    if decision is None or not decision.cues:
-        return ""
+    if decision is None or not decision.cues or decision.weak:
+        return ""  # weak signs only: an ordinary request worded as one ("when you fix it, run the tests")
     # Only now what writing takes (most prompts are plain requests: they never pay for it).
     from comet_git.journal.events import stable_id
     from comet_git.learning.capture import capture_signal

@@ -19,6 +19,20 @@ _DURABLE = "durable"
 _LIMITER = "limiter"
 _LASTING = "lasting"
 _POINTER = "pointer"
+# Weak evidence of a standing rule, heard only when nothing stronger speaks: a generic condition
+# ("when you suggest shell commands"), a prohibition ("don't edit anything under generated/"), a
+# statement about the repository or the team ("this repo uses pnpm", "我们的文档站用 Docusaurus").
+_STANDING = "standing"
+# Weaker still: a condition ("when you touch the migrations", "提交之前"), a prohibition ("don't run
+# X", "别用 Y") or a consequence (", so guard anything newer"), said of a task of the moment as often
+# as of a standing rule; it counts only when two of them, or one and a path, speak together.
+_CONDITION = "condition"
+# The work of the moment, said outright: a request ("look at MainActivity", "rerun the job") or how
+# things are now ("the staging cluster is down").  Decides as a pointer does, but most prompts to an
+# agent are worded so: it alone does not make a prompt a statement worth classifying (has_cues).
+_MOMENT = "moment"
+# Chinese politeness words ("一下", "先") that point at the current work only when nothing else decides.
+_SOFT = "soft"
 _MASK = "mask"
 
 _APOS = "['\u2019]"
@@ -26,9 +40,19 @@ _CLAUSE_START = r"(?:^|(?<=[\s,，。\uff1b;：:\uff01!\uff1f?（(]))"
 _WORK_ITEMS = (
     r"change|changes|pr|prs|pull request|mr|merge request|branch|commit|commits|query|queries|run|task|"
     r"ticket|issue|fix|bug|feature|demo|session|patch|diff|migration|deploy|deployment|release|hotfix|"
-    r"spike|prototype|experiment|sprint|week|iteration|incident|time|once|round|attempt|draft|job|build"
+    r"spike|prototype|experiment|sprint|week|iteration|incident|time|once|round|attempt|draft|job|build|"
+    r"reply|answer|response|message|email|comment|file|function|method|class|test|script|command|csv|"
+    r"table|screen|page|endpoint|error|crash|log|output|stack trace|conversation|call|meeting"
 )
-_REPO_WORDS = r"project|repo|repository|codebase|code base|monorepo|team|company|organi[sz]ation|org|service"
+# What a request of the moment acts on, in Chinese: "这个函数", "那个文件", "这个会话".
+_ZH_WORK_ITEMS = (
+    r"改动|提交|分支|PR|MR|需求|任务|问题|bug|查询|功能|版本|迁移|修复|补丁|commit|会话|文件|函数|方法|接口"
+    r"|页面|脚本|命令|报错|错误|日志|测试|组件|模块|表|回复|地方|issue|sprint|迭代|阶段|对话"
+)
+_REPO_WORDS = (
+    r"project|repo|repository|codebase|code base|monorepo|team|company|organi[sz]ation|org|service|app"
+    r"|application|site|package|library|product"
+)
 
 
 def _words(text: str) -> list[str]:
@@ -56,6 +80,38 @@ _CUE_TABLE: tuple[tuple[str, str], ...] = (
     (_MASK, r"这(?:个|一)?(?:项目|仓库|代码库|团队|公司)|本(?:项目|仓库)"),
     (_MASK, r"这(?:类|种|样的)|(?:这次|这个)之类|像这(?:次|个)这样"),
     (_MASK, r"首先|事先|优先|预先|原先|先进|先后|祖先"),
+    # a complaint or a symptom, not a rule: "always the same mistake", "every time I open it, it crashes"
+    (
+        _MASK,
+        rf"\b(?:always|every ?time|each time)\s+the same\b|\bit{_APOS}?s always\b|\bi (?:always|keep) forget",
+    ),
+    (
+        _MASK,
+        r"\b(?:every ?time|each time|whenever)\s+(?:i|we|you|it|the \w+)\s+(?:[\w,]+\s+){0,4}?(?:it\s+)?"
+        r"(?:crash|crashes|crashed|fails|failed|breaks|broke|hangs|freezes|errors|throws|dies|times out)\b",
+    ),
+    (
+        _MASK,
+        r"(?:每次|每回|一直)(?:一|都)?.{0,8}?(?:就|都)(?:闪退|崩|报错|挂|卡|失败|超时)|(?:永远|总是|每次)都是这",
+    ),
+    (_MASK, r"(?:老是|总是|一直|每次)[^，。\uff1b！？]{0,12}(?:报错|出错|失败|超时|闪退|崩|挂)"),
+    (
+        _MASK,
+        r"\b(?:hate|love|like|dislike|prefer) (?:those|these|that|this)\b|\bthat (?:sort|kind) of thing\b",
+    ),
+    (_MASK, r"(?:那些|这些)\S{0,4}?(?:东西|玩意|概念|细节)|我这边|我这里|你那边"),
+    # a word quoted is mentioned, not said: "when I say '看一下', only read the code"
+    (
+        _MASK,
+        r"(?<![A-Za-z])['\u2018][^'\u2019\n]{1,20}['\u2019](?![A-Za-z])"
+        r"|[\"\u201c][^\"\u201d\n]{1,20}[\"\u201d]",
+    ),
+    (
+        _MASK,
+        r"\banything else\b|(?:之)?前(?:都|要|得)?先(?!别|不)(?:看看|看一下|问|跑|确认)?"
+        r"|(?:要|得|需要|必须)先(?!别|不)",
+    ),
+    (_MASK, r"这个(?:库|插件|服务|应用|工程|包|app)"),
     # -- durable: explicit declarations that the rule lasts
     (_DURABLE, r"\bfrom now on\b|\bfrom here on(?: out)?\b|\bgoing forward\b|\bmoving forward\b"),
     (_DURABLE, r"\bhenceforth\b|\bfrom this point (?:on|forward)\b|\bfrom next time on\b"),
@@ -69,8 +125,48 @@ _CUE_TABLE: tuple[tuple[str, str], ...] = (
     ),
     (_DURABLE, r"今后|往后|从现在(?:开始|起)|从今(?:以后|往后|天起|天开始)|从(?:这次|下次)(?:开始|起|以后)"),
     (_DURABLE, r"这次以后|长期|永久"),
+    (
+        _DURABLE,
+        r"\b(?:until|unless) (?:i|we) (?:say|tell you|decide|ask) otherwise\b|\bunless (?:told|asked"
+        r"|stated) otherwise\b",
+    ),
+    (
+        _DURABLE,
+        r"除非我(?:另外|另行)?(?:说|讲|通知|说明|要求)|(?:能不能|可不可以|可以|麻烦|记得)以后(?!再|才)",
+    ),
     # -- limiters: tie the statement to the current work
-    (_LIMITER, rf"\b(?:this|the current|current|these|those)\s+(?:one\s+)?(?:{_WORK_ITEMS})\b"),
+    (_LIMITER, rf"\b(?:this|that|the current|current|these|those)\s+(?:one\s+)?(?:{_WORK_ITEMS})\b"),
+    (
+        _LIMITER,
+        r"\byou just \w+|\bjust now\b|\bfor the rest of (?:this|the|today)\b"
+        r"|刚才|刚刚|(?:剩下|剩余)的(?:时间|部分)",
+    ),
+    (
+        _LIMITER,
+        r"(?:这|那)(?:段时间|批|几个|两个)|[,，]\s*(?:just|only) (?:the \w+|\S+\.\w+)"
+        r"|只(?:跑|改|看|测|修|动)",
+    ),
+    # what was just done: "in that last change", "every file you touched"
+    (
+        _LIMITER,
+        r"\b(?:this|that|the) (?:last|previous|latest) \w+|\byou (?:touched|changed|wrote|made|added|did"
+        r"|ran|edited"
+        r"|created|deleted|removed)\b",
+    ),
+    (
+        _LIMITER,
+        rf"\bi(?:{_APOS}m| am) (?:sending|about to|in a meeting|on a call|leaving|heading|presenting"
+        rf"|demoing|busy"
+        r"|rushing|late)\b|我在开会|我在忙|马上要",
+    ),
+    (
+        _LIMITER,
+        rf"\b(?:i{_APOS}m|we{_APOS}re|i am|we are) still\b|\bwhile (?:we|i)(?:{_APOS}re|{_APOS}m| are"
+        rf"| am)? (?:still )?"
+        r"(?:chase|chasing|debug|debugging|investigate|investigating|fix|fixing|track|tracking|hunt|hunting"
+        r"|figure|figuring|work on|working on|test|testing)\b|期间",
+    ),
+    (_LIMITER, rf"\b(?:in|during|with|on|throughout) this (?!(?:{_REPO_WORDS})\b)\w+"),
     (_LIMITER, r"\b(?:these|those)\b"),
     (_LIMITER, r"\b(?:just|only)\s+(?:for\s+)?this\b|\bonly (?:for|in|on) this\b"),
     (_LIMITER, r"\bfor (?:this|the current)\b"),
@@ -79,7 +175,7 @@ _CUE_TABLE: tuple[tuple[str, str], ...] = (
     (_LIMITER, r"\btemporar(?:y|ily)\b|\bin the meantime\b|\buntil further notice\b"),
     (_LIMITER, rf"\btoday\b(?!{_APOS}s)|\btonight\b|\btomorrow\b"),
     (_LIMITER, r"\b(?:for|during|in) (?:the|our) demo\b"),
-    (_LIMITER, rf"(?:\bnot\b|n{_APOS}t\b|\bdont\b|\bno\b)[^.;!?]*?\byet\b"),
+    (_LIMITER, rf"(?:\bnot\b|n{_APOS}t\b|\bdont\b|\bno\b)(?:[^.;!?]|\.(?=\S))*?\byet\b"),
     (_LIMITER, rf"\b(?:hold|hold off|wait|pause|freeze|park|don{_APOS}t|do not|dont)\b[^.;!?]*?\buntil\b"),
     (_LIMITER, r"\buntil\s+(?:the|this|that|we|i|it|after|tomorrow|next)\b"),
     (_LIMITER, r"\bfirst\b[^.!?]*?\b(?:later|afterwards)\b"),
@@ -88,13 +184,15 @@ _CUE_TABLE: tuple[tuple[str, str], ...] = (
         rf"\b(?:we{_APOS}ll|we will|i{_APOS}ll|i will|let{_APOS}s|let us|we can|you can)\b[^.;!?]*?"
         r"\b(?:later|afterwards|another time)\b",
     ),
-    (_LIMITER, r"这(?:次|回|一次|一回)|本次|此次|仅此一次|只此一次"),
+    (_LIMITER, r"这(?:次|回|一次|一回|一轮|轮)|本次|本轮|此次|仅此一次|只此一次"),
     (_LIMITER, r"先不要|先别|先不|暂时|暂且|暂不|还不要|还别|别急着|目前先|现在先|今天|今晚|明天再"),
-    (_LIMITER, r"演示(?:的时候|时|前)|(?:后面|回头|之后|以后|稍后|晚点|改天|下次)再|待会|等会|先给我|等我"),
     (
         _LIMITER,
-        r"(?:这|那)(?:个|些)?\s*(?:改动|提交|分支|PR|MR|需求|任务|问题|bug|查询|功能|版本|迁移|修复|补丁"
-        r"|commit)"
+        r"演示(?:的时候|时|之?前)|(?:后面|回头|之后|以后|稍后|晚点|改天|下次)再|待会|等会|先给我|等我",
+    ),
+    (
+        _LIMITER,
+        rf"(?:这|那)(?:个|些|条|份|封|篇)?\s*(?:{_ZH_WORK_ITEMS})"
         r"|这些|那些|当前(?:这个)?\s*(?:改动|分支|任务|提交|PR)|就这个|只这个",
     ),
     # -- lasting: generic long-term words
@@ -109,12 +207,35 @@ _CUE_TABLE: tuple[tuple[str, str], ...] = (
     (_LASTING, rf"\bi (?:like|love|hate|dislike|usually|tend to)\b|\bi don{_APOS}t like\b"),
     (
         _LASTING,
-        r"\bstop (?:suggesting|recommending|proposing|adding|using|writing|putting|asking|mentioning"
-        r"|including|creating|generating|inserting|apologi[sz]ing)\b|\bno more\b",
+        r"\bstop (?:opening|closing|signing|suggesting|recommending|proposing|adding|using|writing|putting"
+        r"|asking|mentioning"
+        r"|including"
+        r"|creating|generating|inserting|apologi[sz]ing|saying|calling|leaving|importing|wrapping|ending"
+        r"|starting"
+        r"|prefixing|making|telling|giving|pinging)\b|\bno more\b|\b(?:why do you|you) keep \w+ing\b",
     ),
     (_LASTING, rf"\bmust(?:n{_APOS}t)?\b|\b(?:don{_APOS}t|do not) ever\b|\bshould always\b"),
     (_LASTING, rf"\b(?:don{_APOS}t|do not|never)\b[^.;!?]*?\bagain\b"),
     (_LASTING, r"\b(?:our|the) conventions?\b|\bthe rule is\b|\bremember (?:that )?(?:i|my|we|our)\b"),
+    (
+        _LASTING,
+        rf"\b(?:don{_APOS}t|do not|stop)\b[^.;!?]*?\b(?:so much|so often|all the time|too much|constantly)\b",
+    ),
+    (
+        _LASTING,
+        rf"\b(?:don{_APOS}t|do not|never)\s+\w+\s+(?:anything|everything)\b|\banything (?:added|new|under"
+        rf"|you add)\b",
+    ),
+    (_LASTING, r"\bnothing else\b|(?:你|为什么|怎么)(?:总|老)(?:是)?|老是|都(?:放|走|按|集中|写|带|加|先)"),
+    (_LASTING, r"我[^，。！？,.!?]{0,12}(?:喜欢|习惯|偏好|讨厌)|(?:别|不要)(?:老|总)"),
+    (
+        _LASTING,
+        rf"\bi{_APOS}d rather\b|\bi would rather\b|\bi{_APOS}d appreciate it if\b"
+        rf"|\bwhatever (?:the )?(?:repo|project"
+        r"|codebase|language)\b|\bin any (?:repo|project)\b"
+        r"|\bno need to ask (?:me )?(?:for )?(?:permission )?"
+        r"(?:for|before|when)\b",
+    ),
     (_LASTING, r"总是|始终|每次|每个|每一个|每一次|一律|永远|所有|统一|一直|凡是|任何|全部"),
     (_LASTING, r"我习惯|习惯(?:用|于|了)|必须|务必|一定要|默认|不要再|别再|不再|都要|都得|都应该|都用"),
     (_LASTING, r"我是|我(?:不)?喜欢|我偏好|我更喜欢|我讨厌|我一般|我通常|记住|下次(?:记得|别|不要|注意|请)"),
@@ -123,7 +244,70 @@ _CUE_TABLE: tuple[tuple[str, str], ...] = (
         _POINTER,
         r"\bthis\b|\bnow\b|\bhere and now\b|\bas is\b|\bquick and dirty\b|\brough (?:version|draft|cut)\b",
     ),
-    (_POINTER, r"这个|现在|一下|先"),
+    (_POINTER, r"这个|现在|先|试试|看看|试一下|看一下|换个"),
+    # how things are at the moment: "the staging cluster is down", "CI 挂了"
+    (
+        _MOMENT,
+        r"\b(?:is|are|was|were) (?:down|broken|red|failing|offline|unavailable|flaky|stuck|dead)\b|\b(?:is"
+        r"|are) too"
+        r" (?:big|large|slow|long|small)\b|挂了|坏了",
+    ),
+    (_POINTER, r"(?:别|不要)(?!再)[^，。\uff1b！？]{1,10}了(?=[，。\uff1b！？]|$)"),
+    # a request of the moment: "search the repo for...", "look at MainActivity", "rerun the job"
+    (
+        _MOMENT,
+        r"^(?:please\s+)?(?:(?:can|could|would) you\s+)?(?:search|find|grep|look|check|show|list|fix|debug"
+        r"|rerun"
+        r"|retry|revert|roll back|undo|open|investigate|figure out|tell me|explain why)\b",
+    ),
+    (_SOFT, r"一下"),
+    # -- conditions and standing: weak signs of a standing rule
+    (
+        _CONDITION,
+        r"\b(?:when|whenever|if|each time|any ?time|before|after)\s+(?:you|i|we)\s+(?!(?:are|am|is|get|got"
+        r"|finish"
+        r"|finished|done|have|had|can|could|see|hear|come|return|wake|think|know|need|want"
+        r"|just)\b)(?:\w+ly\s+)?\w+"
+        r"|\b(?:when|before|after|while)\s+\w+ing\b",
+    ),
+    (
+        _CONDITION,
+        _CLAUSE_START + rf"(?:please\s+)?(?:don{_APOS}t|do not|dont)\s+(?!worry|bother|forget|always|ever)\w+"
+        r"(?!\s+(?:it|that|them|this|these|those)\b)",
+    ),
+    (
+        _STANDING,
+        r"\b(?:in |for )?(?:this|our) (?:repo|repository|codebase|code base|project|monorepo|team|app|service"
+        r"|site|package|library)\b"
+        rf"|\bhere\b(?!{_APOS}s|\s+(?:and now|is|are)\b)|\bwe (?:use|don{_APOS}t|do not|never|always|squash"
+        rf"|prefer"
+        r"|follow|run|write|keep|name|put|deploy|ship|target)\b|\bour \w+(?: \w+)? (?:use|uses|are|is"
+        r"|follow|follows"
+        r"|go|goes|live|lives|run|runs|come|comes|must|need|needs)\b",
+    ),
+    (
+        _STANDING,
+        r"\b(?:is|are) (?:built|managed|written|named|kept|stored|generated|deployed|configured|formatted"
+        r"|tested"
+        r"|versioned|pinned|handled|defined|declared|registered) (?:with|in|by|under|via|through|from|as)\b"
+        r"|\b(?:go|goes|live|lives|belong|belongs|come|comes) (?:in|into|under|from|next to|beside)\b"
+        r"|\b(?:targets|supports|requires|depends on)\b|\bgets? \w+ed\b|\bonly (?:through|via)\b",
+    ),
+    (_STANDING, r"\b(?:when|whenever|if|each time|any ?time) i (?:ask|want|need|say|request)\b"),
+    (_CONDITION, r"[,，]\s*so (?:please )?(?!(?:it|that|this)\b)\w+"),
+    (_CONDITION, r"(?<![完好])(?:的时候|之前|之后)|(?<![完好])时[，,]|改了.{1,20}(?:就|之后|以后)"),
+    (
+        _CONDITION,
+        r"^(?:please )?keep\b|^no (?!need|worries|problem)\w+|只能(?:用|在|通过)|只用|不能|不得",
+    ),
+    (_CONDITION, r"\bnew \w+s\b"),
+    (_CONDITION, r"如果|要是|只要|每当|一旦|的话"),
+    (_STANDING, r"(?:命名|格式|风格|缩进|排序|目录结构)(?:按|用|统一|要|遵循|都)"),
+    (
+        _CONDITION,
+        r"(?:请|麻烦)?(?:(?<![特区分类级告识辨差个性])别(?![人的处名])|不要|不用|禁止|千万别|不许|不准)",
+    ),
+    (_STANDING, r"(?:这个|本)(?:项目|仓库|代码库|工程)|我们|咱们|这边|这里的"),
 )
 
 _CUES: tuple[tuple[str, re.Pattern[str]], ...] = tuple((tier, _rx(pattern)) for tier, pattern in _CUE_TABLE)
@@ -144,12 +328,22 @@ def find_cues(text: str) -> list[_Hit]:
             if m.end() > m.start():
                 raw.append(_Hit(tier, m.group(0).strip(), m.start(), m.end()))
     masks = [h for h in raw if h.tier == _MASK]
-    hits = [h for h in raw if h.tier != _MASK and not any(h.start < k.end and k.start < h.end for k in masks)]
+    # A mask neutralises the cue words inside it ("this project" is no pointer), but the standing
+    # patterns are written with the masks in mind ("in this project" is a sign of a standing rule).
+    hits = [
+        h
+        for h in raw
+        if h.tier in (_STANDING, _CONDITION)
+        or (h.tier != _MASK and not any(h.start < k.end and k.start < h.end for k in masks))
+    ]
     # The longest cue wins: a cue inside a longer one ("for now" in "for now and always", "这次" in
     # "这次以后") does not count on its own.
-    kept: list[_Hit] = []
+    # The weak signs are phrases of their own: they neither swallow a cue nor get swallowed.
+    kept: list[_Hit] = [h for h in hits if h.tier in (_STANDING, _CONDITION)]
     for h in sorted(hits, key=lambda h: (-(h.end - h.start), h.start)):
-        if any(k.start <= h.start and h.end <= k.end for k in kept):
+        if h.tier in (_STANDING, _CONDITION):
+            continue
+        if any(k.start <= h.start and h.end <= k.end and k.tier not in (_STANDING, _CONDITION) for k in kept):
             continue
         kept.append(h)
     kept.sort(key=lambda h: h.start)
@@ -157,6 +351,7 @@ def find_cues(text: str) -> list[_Hit]:
 
 
 def has_cues(text: str) -> bool:
-    """Whether ``text`` has any cue phrase (whitespace as classify_signal normalizes it): without
-    one, classify_signal finds no cues and the statement is a plain request."""
-    return bool(find_cues(" ".join(text.split())))
+    """Whether ``text`` has a cue phrase (whitespace as classify_signal normalizes it) that can
+    decide on its own: without one, the statement is a plain request.  The weak signs (a condition,
+    a statement of how things are) do not count: every other prompt has one."""
+    return any(hit.tier not in (_STANDING, _CONDITION, _MOMENT) for hit in find_cues(" ".join(text.split())))

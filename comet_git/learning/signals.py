@@ -20,13 +20,18 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from comet_git.learning.cues import (
     _APOS,
+    _CONDITION,
     _DURABLE,
     _LASTING,
     _LIMITER,
+    _MOMENT,
     _POINTER,
+    _SOFT,
+    _STANDING,
     _Hit,
     _rx,
     _words,
@@ -67,6 +72,7 @@ class SignalDecision:
     rule: str  # what a long-term statement asks for the long term: the text to remember
     rest: tuple[str, ...] = ()  # the parts of the statement left out of `rule` (journaled only)
     constraints: tuple[str, ...] = ()  # those of `rest` that limit the current task ("this time")
+    weak: bool = False  # long-term on weak signs only (see _Decision)
 
 
 # A statement phrased as a general convention, used only when no cue decided.
@@ -90,17 +96,31 @@ _CONVENTION_FORMS: tuple[re.Pattern[str], ...] = (
 # Person statements, scope, type and class
 # ---------------------------------------------------------------------------------------------------------
 
-_LANGS = r"chinese|english|japanese|korean|german|french|spanish|mandarin|portuguese|russian"
+_LANGS = (
+    r"(?:british |american |simplified |traditional )?(?:chinese|english)|japanese|korean|german|french"
+    r"|spanish"
+    r"|mandarin|portuguese|russian"
+)
 _USER_FACT = _rx(
     rf"\bi(?:{_APOS}m| am) an?\b(?!\s+(?:bit|little|few)\b)|\bi work (?:as|at|in|on)\b|\bmy (?:role|job"
     rf"|title)\b"
     rf"|\bi(?:{_APOS}m| am) (?:new to|familiar with|not familiar|an expert|experienced|fluent|a beginner)"
     r"|\bi(?:'m|\u2019m| am) on (?:a )?(?:mac|macos|os x|linux|windows|ubuntu|debian|fedora|arch|wsl)\b"
     rf"|\bassume i (?:know|understand|don{_APOS}t know)\b|\bi (?:know|understand) \w+ well\b"
+    r"|\bmy (?:name|handle|username|user name|email|e-mail|timezone|time zone|github"
+    r"|gitlab)\b[^.;!?]*\b(?:is|are)\b"
+    r"|\bi(?:'m|\u2019m| am) in (?:utc|gmt|cet|pst|est|the \w+ time ?zone)|\bi(?:'m|\u2019m"
+    r"| am) (?:learning|coming from)\b"
+    r"|\bi (?:mostly|mainly|usually|normally) (?:write|use|work|code)\b"
+    r"|我用的是|我(?:平时|一般|通常|习惯)用|我在东[一二三四五六七八九十]+区|我在.{0,6}时区|我(?:是)?刚入门|我(?:刚|正在)学"
+    r"|我的\s*(?:git|GitHub|邮箱|用户名|名字|时区)|我对.{1,12}(?:不太熟|不熟|熟悉|很熟|不了解|不太了解)"
+    r"|我(?:用|在用)(?:的是)?\s*(?:Windows|Mac|macOS|Linux|Ubuntu|JetBrains|IntelliJ|IDEA|PyCharm"
+    r"|VS ?Code|Vim|Neovim|Emacs|zsh|fish|bash|PowerShell|读屏|屏幕阅读)"
     r"|我是|我在.{1,8}(?:工作|上班)|我(?:熟悉|不熟|精通|擅长|不懂|不太懂|不太熟)|我主要(?:写|做|用)|我的(?:角色|职位|母语)"
 )
 _ANSWER_LANGUAGE = _rx(
-    rf"\b(?:answer|answers|reply|replies|respond|responses?|talk|speak|explain|communicate|chat)\b"
+    rf"\b(?:answer|answers|reply|replies|respond|responses?|talk|speak|explain|communicate|chat|write"
+    rf"|comments?)\b"
     rf"[^.;!?]*?\bin (?:{_LANGS})\b"
     r"|(?:用|使用)(?:中文|英文|英语|日语|日文|汉语|韩语)(?:来)?(?:回答|回复|交流|沟通|解释|说|聊)"
     r"|(?:回答|回复|交流|沟通)[^。\uff1b\uff01\uff1f]*?(?:中文|英文|英语|日语|汉语)"
@@ -109,25 +129,28 @@ _TONE = _rx(
     r"\b(?:concise|terse|verbose|wordy|formal|informal|casual|tone|bullet points|no fluff)\b"
     r"|\b(?:keep|make) (?:your )?(?:answers|replies|responses) (?:short|brief)\b|\bshort (?:answers"
     r"|replies)\b"
-    r"|简洁|简短|啰嗦|长篇大论|语气|口吻|直接说重点|别废话"
+    r"|简洁|简短|啰嗦|长篇大论|语气|口吻|直接说重点|别废话|客气|客套|口语化"
 )
 _PERSON_PREF = _rx(
     rf"\bi(?:{_APOS}d)? (?:prefer|like|love|hate|dislike|use|usually|tend to)\b|\bi don{_APOS}t like\b"
     rf"|\bi(?:{_APOS}m| am) used to\b|\bmy (?:editor|shell|setup|keyboard|preference)\b"
-    r"|我(?:习惯|喜欢|不喜欢|偏好|更喜欢|讨厌|用|一般|通常)"
+    r"|我(?:习惯|喜欢|不喜欢|偏好|更喜欢|讨厌|用|一般|通常)|我[^，。！？,.!?]{0,8}(?:喜欢|习惯|偏好|讨厌)"
+    r"|\bi (?:review|read|write|work|code)\b"
 )
 _COLLAB = _rx(
     r"\b(?:ask|tell|show|ping|notify|remind|check with|confirm with|consult)\b(?:\s+\w+){0,2}?\s+me\b"
     r"|\bask (?:first|before)\b|\bsuggest\w*|\brecommend\w*|\b(?:pr|pull request|merge request)"
     r" descriptions?\b"
-    r"|\bcommit messages?\b|\bexplain\w*|\bsummar\w+|\bgive me\b|\bwith me\b|\bfor me\b"
-    r"|问我|告诉我|给我|跟我|和我确认|先问|建议|推荐|PR\s*描述|提交信息|解释|总结"
+    r"|\bcommit messages?\b|\bexplain\w*|\bsummar\w+|\bgive me\b|\bwith me\b|\bfor me\b|\bmy behalf\b"
+    r"|\bi ask\b|\bapologi[sz]\w*|\bguess\w*|\bwhenever i\b|\bmy (?:code|work|prs?|commits?|pull requests?)\b"
+    r"|问我|告诉我|给我|跟我|和我确认|先问|建议|推荐|PR\s*描述|提交信息|解释|总结|让我|我的代码|顾及我|回复|瞎编"
+    r"|除非我|我不知道|帮我|举.{0,2}例子|(?:别|不要)\S{1,4}我|\bcall me\b"
 )
 _REPO_NAMED = _rx(
     r"\b(?:this|the current) (?:project|repo|repository|codebase|code base|monorepo)\b"
     r"|\b(?:in|for) (?:the|our) (?:repo|repository|codebase|monorepo)\b|\bour (?:repo|repository|codebase"
     r"|project)\b"
-    r"|这个(?:项目|仓库|代码库)|本(?:项目|仓库)|该项目|项目(?:里|中|内)|仓库(?:里|中|内)"
+    r"|这个(?:项目|仓库|代码库)|本(?:项目|仓库)|该项目|项目(?:里|中|内)|仓库(?:里|中|内)|这里的|这边的"
     # said to an agent working in a repository, "here" is that repository
     rf"|\b(?:in |for )?here\b(?!{_APOS}s|\s+(?:and now|is|are)\b)"
 )
@@ -275,7 +298,7 @@ _STAR_GLOB = re.compile(r"(?<![\w/*])\*+(?:\*/)?[\w-]*\.[A-Za-z0-9]+\b")
 _EXT_FILES = re.compile(r"(?<![\w/*])\.([A-Za-z0-9]+)\s*(?:files?\b|文件)", re.IGNORECASE)
 _FILE_EXTS = (
     "py|pyi|js|mjs|cjs|ts|tsx|jsx|json|toml|yaml|yml|md|rst|sql|sh|bash|go|rs|java|kt|rb|php|cfg|ini|lock"
-    "|css|scss|html|vue|tf|proto|gradle|xml|csv"
+    "|css|scss|html|vue|tf|proto|gradle|xml|csv|swift|c|h|cc|cpp|hpp|cs|dart|scala|lua|ex|exs|svelte|mdx"
 )
 _FILE_NAME = re.compile(rf"(?<![\w/.*-])[A-Za-z0-9_][\w-]*(?:\.[\w-]+)*\.(?:{_FILE_EXTS})\b")
 _KNOWN_FILES = (
@@ -441,7 +464,7 @@ def _part_role(part: str) -> str:
     """'rule' (long-term by itself), 'limit' (a one-off limiter: "don't commit this time"),
     'request' (the work at hand: "now add httpx") or 'plain' (no cue either way)."""
     hits = _find_cues(part)
-    if _decide(part, hits, _person_kind(part))[0] == LONG_TERM:
+    if _decide(part, hits, _person_kind(part)).kind == LONG_TERM:
         return "rule"
     tiers = {hit.tier for hit in hits}
     if _LIMITER in tiers:
@@ -473,45 +496,71 @@ def _quote(hits: list[_Hit]) -> str:
     return ", ".join(f'"{h.text}"' for h in hits)
 
 
-def _decide(text: str, hits: list[_Hit], person: str | None) -> tuple[str, str]:
+class _Decision(NamedTuple):
+    kind: str
+    reason: str
+    # Only the weak signs (a statement of how things are, a condition) made it long-term: enough when
+    # the person hands the statement over as a wish (`comet memory signal`), not in an ordinary prompt.
+    weak: bool = False
+
+
+_PERSON_WHAT = {
+    "fact": "a fact about the person",
+    "language": "the language to answer in",
+    "tone": "answer tone",
+}
+_TO_BE_SAFE = "there is no long-term cue; treated as one-off to be safe"
+
+
+def _decide(text: str, hits: list[_Hit], person: str | None) -> _Decision:
     by_tier: dict[str, list[_Hit]] = {}
     for h in hits:
         by_tier.setdefault(h.tier, []).append(h)
     durable = by_tier.get(_DURABLE, [])
     limiter = by_tier.get(_LIMITER, [])
     lasting = by_tier.get(_LASTING, [])
-    pointer = by_tier.get(_POINTER, [])
+    conditions = by_tier.get(_CONDITION, [])
 
     if durable:
         reason = f"long-term: {_quote(durable)} declares a lasting rule"
         if limiter:
             reason += f", which outweighs the limiter {_quote(limiter)}"
-        return LONG_TERM, reason
+        return _Decision(LONG_TERM, reason)
     if limiter:
         reason = f"one-off: {_quote(limiter)} limits it to the current task"
         if lasting:
             reason += f", which outweighs the general word {_quote(lasting)}"
-        return ONE_OFF, reason
+        return _Decision(ONE_OFF, reason)
     if lasting:
-        return LONG_TERM, f"long-term: {_quote(lasting)} states a lasting rule"
+        return _Decision(LONG_TERM, f"long-term: {_quote(lasting)} states a lasting rule")
     if person is not None:
-        what = {
-            "fact": "a fact about the person",
-            "language": "the language to answer in",
-            "tone": "answer tone",
-        }
-        return LONG_TERM, f"long-term: no time limit and it states {what[person]}, which holds until changed"
-    if pointer:
-        return ONE_OFF, (
-            f"one-off: {_quote(pointer)} points at the current work and there is no long-term cue; "
-            "treated as one-off to be safe"
+        return _Decision(
+            LONG_TERM,
+            f"long-term: no time limit and it states {_PERSON_WHAT[person]}, which holds until changed",
         )
+    if pointer := by_tier.get(_POINTER, []) + by_tier.get(_MOMENT, []):
+        return _Decision(ONE_OFF, f"one-off: {_quote(pointer)} points at the current work and {_TO_BE_SAFE}")
+    if standing := by_tier.get(_STANDING):
+        return _Decision(
+            LONG_TERM,
+            f"long-term: {_quote(standing)} states how things are done, not a task of the moment",
+            weak=True,
+        )
+    if len(conditions) >= 2 or (conditions and (_extract_paths(text) or _COLLAB.search(text))):
+        return _Decision(
+            LONG_TERM,
+            f"long-term: {_quote(conditions)} states a condition that recurs, not a task of the moment",
+            weak=True,
+        )
+    if soft := by_tier.get(_SOFT):
+        return _Decision(ONE_OFF, f"one-off: {_quote(soft)} points at the current work and {_TO_BE_SAFE}")
     if any(rx.search(text.strip()) for rx in _CONVENTION_FORMS):
-        return (
+        return _Decision(
             LONG_TERM,
             "long-term: no cue, but it is phrased as a general convention, not an action on this work",
+            weak=True,
         )
-    return ONE_OFF, "one-off: no long-term cue; treated as one-off to be safe"
+    return _Decision(ONE_OFF, f"one-off: {_TO_BE_SAFE}")
 
 
 def classify_signal(text: str) -> SignalDecision:
@@ -521,8 +570,14 @@ def classify_signal(text: str) -> SignalDecision:
     so that the request said in the same breath neither becomes memory nor widens where it applies."""
     clean = " ".join(text.split())
     hits = _find_cues(clean)
-    kind, reason = _decide(clean, hits, _person_kind(clean))
-    cues = _unique(h.text for h in hits if h.tier != _POINTER or kind == ONE_OFF)
+    kind, reason, weak = _decide(clean, hits, _person_kind(clean))
+    # The cue phrases that can decide alone (those has_cues looks for): the weak signs and the
+    # words of the moment are in the reason, not here.
+    cues = _unique(
+        h.text
+        for h in hits
+        if h.tier not in (_STANDING, _CONDITION, _MOMENT) and (h.tier != _POINTER or kind == ONE_OFF)
+    )
     rule, rest, constraints = _split_rule(clean) if kind == LONG_TERM else (clean, (), ())
     person = _person_kind(rule)
     paths = _extract_paths(rule)
@@ -544,6 +599,7 @@ def classify_signal(text: str) -> SignalDecision:
         rule=rule,
         rest=rest,
         constraints=constraints,
+        weak=weak,
     )
 
 
