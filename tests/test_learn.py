@@ -697,12 +697,18 @@ def test_compaction_folds_what_no_record_cites_and_learning_stays_the_same(
     ws = open_workspace(repo)
     provider = ws.provider()
     [store] = [s for s in provider.visible_stores() if s.scope == "project"]
+    journal = Journal(store)
+    journal.mark([(event.event_id, "done", None) for event in list(journal.events())[:5]])  # twice marked
+    marks_before = journal.processing_path.read_bytes().count(b"\n")
     result = compaction.compact_store(provider, store)
     assert result.folded > 0 and result.size_after < result.size_before
-    journal = Journal(store)
     verbatim = {event.event_id for event in journal.events()}
     assert cited <= verbatim  # a record's chain of evidence stays whole
     assert len(verbatim) + result.folded == 42
+    # The processing marks keep one outcome for each event still verbatim, and none for the folded.
+    marked = [json.loads(line)["eventId"] for line in journal.processing_path.read_bytes().splitlines()]
+    assert sorted(marked) == sorted(verbatim) and marks_before == 42 + 5
+    assert all(journal.statuses()[event_id][0] == "done" for event_id in verbatim)
 
     # The folded ids stay known: a second import adds nothing, and learning forms the same habits.
     assert ok("journal", "import-history", cwd=repo)["added"] == 0

@@ -241,8 +241,25 @@ class Journal:
                 atomic_write(self.summary_path(month), json.dumps(summary, ensure_ascii=False))
                 atomic_write(path, b"".join(kept))
                 result.folded += folded
+            self._compact_statuses()
         result.size_after = self.size()
         return result
+
+    def _compact_statuses(self) -> None:
+        """processing.jsonl without what nobody reads any more: the outcomes of folded events
+        (a summary's events are never pending) and all but the last outcome of each event.
+        A line that does not read stays, as it would have (reported, not lost).  Written after
+        the summaries: a crash before it leaves lines too many, never one too few."""
+        folded = self.folded_ids()
+        lines = list(self._status_lines())
+        last = {str(entry["eventId"]): number for number, _, entry, _ in lines if entry is not None}
+
+        def needed(number: int, entry: dict[str, Any] | None) -> bool:
+            return entry is None or (entry["eventId"] not in folded and last[str(entry["eventId"])] == number)
+
+        kept = [line for number, line, entry, _ in lines if needed(number, entry)]
+        if len(kept) < len(lines):
+            atomic_write(self.processing_path, b"".join(kept))
 
     def statuses(self, problems: list[JournalProblem] | None = None) -> dict[str, tuple[str, str | None]]:
         """The last processing outcome of each event id.  A line that does not read (torn,
