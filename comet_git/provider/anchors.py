@@ -1,6 +1,7 @@
 """What a record names that the repository must still hold (provider/staleness.py): paths,
-make targets, npm scripts and package-manager files, read from the record, and the repository's
-tree at HEAD to check them against.  Imported only when the staleness cache cannot answer."""
+make targets, npm scripts, package-manager files and tools, read from the record, and the
+repository's tree at HEAD to check them against.  Imported only when the staleness cache cannot
+answer."""
 
 from __future__ import annotations
 
@@ -30,6 +31,59 @@ NPM_SCRIPT = re.compile(r"\b(?:npm run|pnpm run|yarn run|yarn) ([A-Za-z][\w:.-]*
 MAKE_RULE = re.compile(r"^([A-Za-z][\w.-]*(?:\s+[A-Za-z][\w.-]*)*)\s*::?(?!=)", re.MULTILINE)
 YARN_COMMANDS = frozenset({"add", "install", "remove", "upgrade", "init", "why", "dlx", "run", "set"})
 
+# Tools that replace one another.  A record naming one is stale when the repository shows another
+# of its kind and nothing of it: "run `black .`" where pyproject.toml now configures only ruff.
+TOOL_KINDS: dict[str, tuple[str, ...]] = {
+    "Python linter": ("ruff", "flake8", "pylint"),
+    "Python formatter": ("black", "ruff", "yapf", "autopep8"),
+    "Python type checker": ("mypy", "pyright", "pytype"),
+    "JavaScript linter": ("eslint", "biome", "oxlint"),
+    "JavaScript formatter": ("prettier", "biome", "dprint"),
+    "JavaScript test runner": ("jest", "vitest", "mocha"),
+    "JavaScript package manager": ("npm", "yarn", "pnpm", "bun"),
+    "Python package manager": ("poetry", "uv", "pipenv", "pdm"),
+}
+# What shows a tool besides its name in the configuration: its own files, or its lockfile (the one
+# sign of a package manager: any of them may be named in a README or a script).
+TOOL_FILES: dict[str, tuple[str, ...]] = {
+    "ruff": ("ruff.toml", ".ruff.toml"),
+    "flake8": (".flake8",),
+    "pylint": (".pylintrc", "pylintrc"),
+    "mypy": ("mypy.ini", ".mypy.ini"),
+    "pyright": ("pyrightconfig.json",),
+    "eslint": (
+        ".eslintrc", ".eslintrc.js", ".eslintrc.cjs", ".eslintrc.json", ".eslintrc.yml",
+        "eslint.config.js", "eslint.config.mjs", "eslint.config.cjs", "eslint.config.ts",
+    ),
+    "biome": ("biome.json", "biome.jsonc"),
+    "prettier": (
+        ".prettierrc", ".prettierrc.json", ".prettierrc.js", ".prettierrc.yml", "prettier.config.js",
+    ),
+    "jest": ("jest.config.js", "jest.config.ts", "jest.config.mjs"),
+    "vitest": ("vitest.config.ts", "vitest.config.js", "vitest.config.mts"),
+    "npm": ("package-lock.json",),
+    "yarn": ("yarn.lock",),
+    "pnpm": ("pnpm-lock.yaml",),
+    "bun": ("bun.lockb", "bun.lock"),
+    "poetry": ("poetry.lock",),
+    "uv": ("uv.lock",),
+    "pipenv": ("Pipfile.lock",),
+    "pdm": ("pdm.lock",),
+}  # fmt: skip
+PACKAGE_MANAGERS = frozenset(TOOL_KINDS["JavaScript package manager"] + TOOL_KINDS["Python package manager"])
+# The files whose text names the tools a project runs.
+CONFIG_FILES = (
+    "pyproject.toml", "setup.cfg", "tox.ini", "noxfile.py", ".pre-commit-config.yaml", "package.json",
+    "requirements-dev.txt", "requirements.txt", "Makefile", "justfile",
+)  # fmt: skip
+# Tool names that are English words too ("black", "bun"): named as a tool only in backticks or
+# after a verb that runs or uses it.
+_WORDLIKE = frozenset({"black", "uv", "bun", "yarn", "mocha", "biome", "jest", "npm"})
+_TOOL_WORD = re.compile(
+    r"(?<![\w-])(" + "|".join(sorted({t for k in TOOL_KINDS.values() for t in k})) + r")(?![\w-])", re.I
+)
+_RUN_BEFORE = re.compile(r"(?:`|\b(?:run|runs|use|uses|using|with|via|by|through)\s+)$", re.I)
+
 
 @dataclass
 class HeadTree:
@@ -40,6 +94,7 @@ class HeadTree:
     directories: frozenset[str] = field(default_factory=frozenset)
     make_targets: frozenset[str] | None = None  # None: no Makefile
     npm_scripts: frozenset[str] | None = None  # None: no package.json
+    tools: frozenset[str] = frozenset()  # the tools of TOOL_KINDS the configuration shows
 
     @classmethod
     def read(cls, repo: Path) -> HeadTree | None:
@@ -52,10 +107,12 @@ class HeadTree:
         files = frozenset(listing.splitlines())
         directories = {parent for path in files for parent in _parents(path)}
         tree = cls(head, files, frozenset(directories))
+        configuration = _show(repo, [name for name in CONFIG_FILES if name in files])
         if "Makefile" in files:
-            tree.make_targets = frozenset(_make_targets(_show(repo, "Makefile")))
+            tree.make_targets = frozenset(_make_targets(configuration.get("Makefile", "")))
         if "package.json" in files:
-            tree.npm_scripts = frozenset(_npm_scripts(_show(repo, "package.json")))
+            tree.npm_scripts = frozenset(_npm_scripts(configuration.get("package.json", "")))
+        tree.tools = frozenset(_configured_tools(files, configuration))
         return tree
 
     def path_exists(self, path: str) -> bool:
@@ -70,11 +127,61 @@ def _parents(path: str) -> Iterable[str]:
     return ("/".join(parts[: end + 1]) for end in range(len(parts)))
 
 
-def _show(repo: Path, path: str) -> str:
+def _show(repo: Path, paths: list[str]) -> dict[str, str]:
+    """The text at HEAD of each of `paths` (files of the tree), read by one git process."""
+    if not paths:
+        return {}
     try:
-        return git_output(repo, "show", f"HEAD:{path}")
+        done = subprocess.run(
+            ["git", "cat-file", "--batch"],
+            cwd=repo,
+            input="".join(f"HEAD:{path}\n" for path in paths).encode("utf-8"),
+            capture_output=True,
+            check=True,
+        )
     except (subprocess.CalledProcessError, OSError):
-        return ""
+        return {}
+    texts, out, at = {}, done.stdout, 0
+    for path in paths:  # "<oid> blob <size>\n<content>\n", or "<name> missing\n"
+        end = out.find(b"\n", at)
+        header = out[at:end].split()
+        at = end + 1
+        if len(header) == 3 and header[2].isdigit():
+            size = int(header[2])
+            texts[path] = out[at : at + size].decode("utf-8", "replace")
+            at += size + 1
+    return texts
+
+
+def _configured_tools(files: frozenset[str], configuration: dict[str, str]) -> set[str]:
+    """The tools the repository's configuration shows at HEAD: by their own files, and (but for
+    package managers) by their names in the configuration's text."""
+    shown = {tool for tool, names in TOOL_FILES.items() if any(name in files for name in names)}
+    text = "\n".join(configuration.values())
+    named = {match.group(1).lower() for match in _TOOL_WORD.finditer(text)}
+    return shown | (named - PACKAGE_MANAGERS)
+
+
+def named_tools(text: str) -> set[str]:
+    """The tools of TOOL_KINDS a record's text names (a word-like name only as a tool)."""
+    found = set()
+    for match in _TOOL_WORD.finditer(text):
+        tool = match.group(1).lower()
+        if tool not in _WORDLIKE or _RUN_BEFORE.search(text[: match.start()]):
+            found.add(tool)
+    return found
+
+
+def _replaced_tools(text: str, tree: HeadTree) -> list[str]:
+    """One reason for each tool the text names that another of its kind has replaced."""
+    reasons = []
+    for tool in sorted(named_tools(text) - tree.tools):
+        instead = sorted(
+            {other for kind in TOOL_KINDS.values() if tool in kind for other in kind} & tree.tools
+        )
+        if instead:
+            reasons.append(f"`{tool}`: the repository shows {' and '.join(instead)}, not {tool}")
+    return reasons
 
 
 def _make_targets(makefile: str) -> set[str]:
@@ -124,4 +231,5 @@ def stale_reasons(record: Mapping[str, Any], tree: HeadTree) -> list[str]:
             reasons.append(f"`npm run {script}`: there is no package.json")
         elif script not in tree.npm_scripts:
             reasons.append(f"`npm run {script}`: package.json has no {script} script")
+    reasons += _replaced_tools(text, tree)
     return reasons
