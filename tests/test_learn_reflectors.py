@@ -377,3 +377,19 @@ def test_the_changelog_edited_with_the_sources_is_a_habit_and_occasional_edits_a
     rare = [commit(i, f"fix {i}", paths=(f"src/m{i}.py", "CHANGES.rst") if i % 3 == 0 else (f"src/m{i}.py",))
             for i in range(20)]  # fmt: skip
     assert "cochange:changelog->CHANGES.rst" not in keys(reflect(rare))
+
+
+def test_the_docs_edited_with_the_sources_is_a_habit_and_docs_code_is_no_source() -> None:
+    with_docs = [(f"src/m{i % 4}.py", f"docs/options/o{i}.md") for i in range(20)]
+    events = [
+        commit(i, f"add option {i}", paths=with_docs[i] if i % 5 < 4 else (f"src/m{i}.py",))
+        for i in range(20)
+    ]
+    events += [commit(30 + i, f"docs theme {i}", paths=("docs/conf.py",)) for i in range(10)]
+    docs = {habit.key: habit for habit in reflect(events)}["cochange:docs->docs/"]
+    # 16 of 20, not of 30: docs/conf.py is documentation, not source code
+    assert docs.finding.startswith("16 of your 20 commits changing source code also change docs/")
+    assert (
+        docs.statement == "When you change source code, update the documentation in docs/ in the same commit."
+    )
+    assert docs.selectors.operations == ("commit",)

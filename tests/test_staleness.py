@@ -50,7 +50,7 @@ def test_a_record_whose_folder_moved_is_stale_and_one_that_holds_is_not() -> Non
 
 
 def test_a_tool_another_of_its_kind_replaced_is_stale(repo: Path) -> None:
-    (repo / "pyproject.toml").write_text('[tool.ruff]\nline-length = 100\n\n[tool.mypy]\nstrict = true\n')
+    (repo / "pyproject.toml").write_text("[tool.ruff]\nline-length = 100\n\n[tool.mypy]\nstrict = true\n")
     (repo / "uv.lock").write_text("version = 1\n")
     (repo / "README.md").write_text("We used to run black and poetry.\n")  # a README is no configuration
     commit_all(repo, "Move to ruff and uv")
@@ -66,7 +66,7 @@ def test_a_tool_another_of_its_kind_replaced_is_stale(repo: Path) -> None:
     assert reasons("Add dependencies with poetry add.") == ["`poetry`: the repository shows uv, not poetry"]
     assert reasons("Run ruff check and mypy before you commit.") == []
     assert reasons("Use a black background for code blocks.") == []  # the colour, not the formatter
-    assert reasons("Run jest for the web tests.") == []  # no JavaScript test runner shown: nothing replaced it
+    assert reasons("Run jest for the web tests.") == []  # no JavaScript test runner shown: none replaced
 
 
 def settle_store_folders() -> None:

@@ -47,6 +47,7 @@ MIN_BRANCHES = 5  # distinct branch names
 BRANCH_SHARE = 0.8
 EVIDENCE_COMMITS = 5  # the most recent supporting commits cited as evidence
 MIN_MODULES = 3  # a project-level co-change habit: seen for at least this many modules
+DOCS_ROOTS = frozenset({"docs", "doc", "documentation"})  # a top folder of documentation
 CHANGELOG = re.compile(r"^(?:changes|changelog|history|news|release[-_]?notes)(?:\.\w+)?$", re.IGNORECASE)
 PAIR_SEPARATOR = "\u001f"  # between the two directories of a co-change pair in a summary
 
@@ -499,7 +500,17 @@ def is_test_path(path: str) -> bool:
 
 
 def is_source_path(path: str) -> bool:
-    return PurePosixPath(path).suffix.lower() in SOURCE_SUFFIXES and not is_test_path(path)
+    return (
+        PurePosixPath(path).suffix.lower() in SOURCE_SUFFIXES
+        and not is_test_path(path)
+        and not docs_root(path)
+    )
+
+
+def docs_root(path: str) -> str:
+    """The documentation folder a path is in (`docs/`), or "" (docs/conf.py is no source code)."""
+    top = path.split("/", 1)[0]
+    return f"{top}/" if "/" in path and top.lower() in DOCS_ROOTS else ""
 
 
 def _directory(path: str) -> str:
@@ -529,6 +540,7 @@ class Cochange(NamedTuple):
     pairs: set[tuple[str, str]]  # (source, test) directories changed together
     families: set[tuple[str, str, str]]  # (source root, test root, module): src/x + tests/unit/x
     changelogs: set[str]  # changelog files changed with the sources
+    docs: set[str]  # documentation folders (docs/) changed with the sources
 
 
 def cochanged(facts: CommitFacts) -> Cochange | None:
@@ -554,7 +566,8 @@ def cochanged(facts: CommitFacts) -> Cochange | None:
     changelogs = (
         {path for path in facts.paths if CHANGELOG.match(PurePosixPath(path).name)} if sources else set()
     )
-    return Cochange(source_directories, pairs, families, changelogs)
+    docs = {root for path in facts.paths if (root := docs_root(path))} if sources else set()
+    return Cochange(source_directories, pairs, families, changelogs, docs)
 
 
 def _pair_key(*parts: str) -> str:
@@ -563,14 +576,14 @@ def _pair_key(*parts: str) -> str:
 
 @dataclass
 class CochangeReflector:
-    """Which tests (or changelog) change together with which sources.
+    """Which tests (or the changelog, or the docs) change together with which sources.
 
     A pair counts only when a changed test plausibly covers a changed source file (see
     `_covers`), and only in focused commits: a sweep across many directories (a
     formatter, a rename everywhere) changes tests and sources together by accident.
     Beside each directory pair, the project level: `src/<module>/` with
-    `tests/unit/<module>/`, a different module each time, and the changelog edited with
-    the sources."""
+    `tests/unit/<module>/`, a different module each time, and the changelog or the docs
+    edited with the sources."""
 
     touched: Counter[str] = field(default_factory=Counter)
     together: Counter[tuple[str, str]] = field(default_factory=Counter)
@@ -580,6 +593,7 @@ class CochangeReflector:
     modules: dict[tuple[str, str], set[str]] = field(default_factory=dict)
     source_commits: int = 0
     changelog: Counter[str] = field(default_factory=Counter)
+    docs: Counter[str] = field(default_factory=Counter)
 
     def add(self, facts: CommitFacts) -> None:
         found = cochanged(facts)
@@ -601,6 +615,9 @@ class CochangeReflector:
         for path in found.changelogs:
             self.changelog[path] += 1
             self.examples.setdefault(("", path), _Examples()).add(facts)
+        for root in found.docs:
+            self.docs[root] += 1
+            self.examples.setdefault(("", root), _Examples()).add(facts)
 
     def to_counts(self) -> dict[str, Any]:
         """The counts (not the examples), for a compacted month's summary."""
@@ -612,6 +629,7 @@ class CochangeReflector:
             "modules": {_pair_key(*pair): sorted(names) for pair, names in self.modules.items()},
             "sourceCommits": self.source_commits,
             "changelog": dict(self.changelog),
+            "docs": dict(self.docs),
         }
 
     def add_counts(self, counts: Mapping[str, Any]) -> None:
@@ -619,6 +637,7 @@ class CochangeReflector:
         self.touched.update({str(k): int(v) for k, v in (counts.get("touched") or {}).items()})
         self.roots_touched.update({str(k): int(v) for k, v in (counts.get("rootsTouched") or {}).items()})
         self.changelog.update({str(k): int(v) for k, v in (counts.get("changelog") or {}).items()})
+        self.docs.update({str(k): int(v) for k, v in (counts.get("docs") or {}).items()})
         self.source_commits += int(counts.get("sourceCommits") or 0)
         for pair, count in (counts.get("together") or {}).items():
             source, _, test = str(pair).partition(PAIR_SEPARATOR)
@@ -677,8 +696,30 @@ class CochangeReflector:
             )
         return found
 
+    def _docs_habits(self) -> list[Habit]:
+        found = []
+        for root, count in sorted(self.docs.items()):
+            if count < MIN_COCHANGE or _share(count, self.source_commits) < COCHANGE_SHARE:
+                continue
+            found.append(
+                Habit(
+                    key=f"cochange:docs->{root}",
+                    title=f"Source changes come with documentation in {root}",
+                    statement=(
+                        f"When you change source code, update the documentation in {root} in the same commit."
+                    ),
+                    selectors=Selectors(operations=("commit",)),
+                    support=count,
+                    total=self.source_commits,
+                    finding=f"{count} of your {self.source_commits} commits changing source code also"
+                    f" change {root}",
+                    citations=self.examples["", root].latest(f"changed source code and {root} together"),
+                )
+            )
+        return found
+
     def habits(self) -> list[Habit]:
-        found = [*self._family_habits(), *self._changelog_habits()]
+        found = [*self._family_habits(), *self._changelog_habits(), *self._docs_habits()]
         for (source, test), count in sorted(self.together.items()):
             total = self.touched[source]
             if count < MIN_COCHANGE or _share(count, total) < COCHANGE_SHARE:
