@@ -116,3 +116,27 @@ def test_stale_records_are_flagged_where_listed_and_delivered_and_never_changed(
     # Flagged, never changed: the person's record is as they wrote it.
     [record] = [r for r in ok("memory", "list", cwd=repo)["records"] if r["id"] == auth]
     assert record["version"] == 1
+
+
+def test_learn_offers_the_stale_learned_records_for_correction_never_the_persons(repo: Path) -> None:
+    for folder in ("src/auth", "tests/auth"):
+        (repo / folder).mkdir(parents=True)
+        (repo / folder / "login.py").write_text("x\n")
+    commit_all(repo, "layout")
+    ok("init", "--no-hooks", cwd=repo)
+    mine = ok("memory", "remember", "--text", "Never log tokens in src/auth/.", cwd=repo)["record"]["id"]
+    document = {
+        "schema": "comet.learning-delta/v1",
+        "deltas": [{"action": "create", "statement": "Changes to src/auth/ come with tests in tests/auth/."}],
+    }
+    [learned] = invoke(
+        "memory", "apply", "--delta", "-", "--json", cwd=repo, input=json.dumps(document)
+    ).json()["results"]
+    assert ok("learn", cwd=repo)["reflect"] == []  # nothing stale yet
+
+    git(repo, "mv", "src/auth", "src/session")
+    commit_all(repo, "move auth")
+    [offered] = ok("learn", cwd=repo)["reflect"]
+    assert offered["id"] == learned["id"] != mine
+    assert offered["stale"] == ["src/auth/ no longer exists"]
+    assert offered["reason"].startswith("may be stale (src/auth/ no longer exists): check it against")

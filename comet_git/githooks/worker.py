@@ -49,11 +49,9 @@ def learn(repository: Path) -> None:
     from comet_git.learning.learn import learn_in
     from comet_git.workspace import open_workspace
 
-    ws = open_workspace(repository)
-    learn_in(ws)
-    # HEAD moved: check the records' anchors again now, so that `comet task` finds the verdicts
-    # cached (it never makes the check itself).
-    ws.stale()
+    # HEAD moved: learn_in checks the records' anchors again, so that `comet task` finds the
+    # verdicts cached (it never makes the check itself).
+    learn_in(open_workspace(repository))
 
 
 def main(argv: list[str]) -> int:

@@ -91,8 +91,36 @@ class LearnReport:
 
 def learn_in(ws: Workspace) -> LearnReport:
     """`learn` over a workspace's provider, as its memory.learning switch says (the command and
-    the git hook worker run this)."""
-    return learn(ws.provider(), learning=bool(ws.setting("memory.learning").value))
+    the git hook worker run this); then the inferred records whose anchors are gone at HEAD are
+    offered for correction (the verdicts are cached on the way, for `comet task`, which never
+    checks itself)."""
+    report = learn(ws.provider(), learning=bool(ws.setting("memory.learning").value))
+    _offer_stale(ws, report)
+    return report
+
+
+def _offer_stale(ws: Workspace, report: LearnReport) -> None:
+    """Stale learned records go to `reflect`, for the agent acting as reflector to correct
+    against the repository.  Explicit ones are the person's: shown by `status`, `list --stale`
+    and the Dashboard, never offered to change."""
+    stale = ws.stale()
+    if not stale:
+        return
+    for view in ws.provider().query(Query(ids=tuple(sorted(stale)), scopes=("project",))).records:
+        record = view.as_dict()
+        if record["authority"] != "inferred" or record["lifecycle"] == "superseded":
+            continue
+        reasons = stale[view.id]
+        report.reflect.append(
+            {
+                "id": view.id,
+                "stale": reasons,
+                "reason": (
+                    f"may be stale ({'; '.join(reasons[:3])}): check it against the repository, then"
+                    " `comet memory apply` an update, a supersede or a forget"
+                ),
+            }
+        )
 
 
 def learn(provider: MachineProvider, *, learning: bool) -> LearnReport:
