@@ -185,7 +185,7 @@ def test_a_prompt_with_a_rule_and_a_request_stores_only_the_rule(repo: Path, pro
 
 def test_a_one_off_prompt_is_journaled_in_the_project_in_the_sessions_episode(repo: Path) -> None:
     assert hook("claude", "SessionStart", repo).exit_code == 0
-    assert hook("claude", "UserPromptSubmit", repo, "Don't commit this time").exit_code == 0
+    assert hook("claude", "UserPromptSubmit", repo, "Never push to main this time").exit_code == 0
     key = run_comet("project", "identity", "--json", cwd=repo).json()["key"]
     events = run_comet("journal", "list", "--json", cwd=repo).json()["events"]
     [said] = [e for e in events if e["type"] == "user.signal"]

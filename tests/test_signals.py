@@ -5,17 +5,23 @@ from __future__ import annotations
 import ast
 import dataclasses
 import json
+import re
 import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from comet_git.learning import cues, signals
 from comet_git.learning.signals import LONG_TERM, ONE_OFF, SignalDecision, classify_signal
 
 DEV_SET = Path("/work/shared/eval/signals-dev.jsonl")
 EXTRA_SET = Path(__file__).parent / "data" / "signals-extra.jsonl"
+TUNING_SETS = sorted(
+    (Path(__file__).parent.parent / "benchmarks" / "data" / "tuning").glob("signals-*.jsonl")
+)
 LABELS = (LONG_TERM, ONE_OFF)
 
 
@@ -382,3 +388,38 @@ def test_the_quick_cue_check_never_misses_what_the_classifier_finds(text: str) -
     assert cues.has_cues(text) or not classify_signal(text).cues
     if text in ("Fix the failing login test", "Never mind"):
         assert not cues.has_cues(text)  # a plain request; a masked cue
+
+
+LASTING_TIERS = (cues._DURABLE, cues._LASTING)
+
+
+@pytest.mark.parametrize(
+    "pattern", [pattern for tier, pattern in cues._CUE_TABLE if tier in LASTING_TIERS], ids=lambda p: p[:30]
+)
+def test_every_lasting_cue_holds_a_trigger_the_hook_looks_for_first(pattern: str) -> None:
+    # The agent hook classifies a prompt only when might_last says it may hold a durable or
+    # lasting cue: whatever such a cue matches must hold one of LASTING_TRIGGERS.
+    compiled = re.compile(pattern, re.IGNORECASE)
+
+    @settings(max_examples=30, deadline=None, suppress_health_check=list(HealthCheck), database=None)
+    @given(st.from_regex(compiled))
+    def check(text: str) -> None:
+        found = compiled.search(text)
+        assert found is not None
+        assert cues.might_last(found.group(0)), found.group(0)
+
+    check()
+
+
+def test_the_labelled_statements_with_a_lasting_cue_all_pass_the_hooks_first_check() -> None:
+    texts = [
+        case["text"]
+        for path in (DEV_SET, EXTRA_SET, *TUNING_SETS)
+        if path.exists()
+        for case in load_cases(path)
+    ]
+    assert len(texts) > 500
+    for text in texts:
+        lasting = [hit for hit in cues.find_cues(" ".join(text.split())) if hit.tier in LASTING_TIERS]
+        assert not lasting or cues.might_last(text), (text, lasting)
+    assert not cues.might_last("Refactor this module so the tests pass")  # a plain request is not classified

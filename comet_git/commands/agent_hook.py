@@ -202,13 +202,15 @@ def _context(ws: Any, task: str, *, session: str | None, path: str | None = None
 
 
 def _capture(ws: Any, prompt: str, session: str | None) -> str:
-    """Journal the prompt as a user signal when it states a rule (long-term or one-off), in
-    the session's episode; an ordinary request ("fix the login test") is not a statement
-    about the user."""
-    from comet_git.learning.cues import has_cues
+    """Journal the prompt as a user signal when it states a rule, in the session's episode (a
+    one-off one too, when it is worded like a rule: "never push to main this time").  An
+    ordinary request ("fix the login test", "refactor this module") is not a statement about
+    the user: without a word that could make it lasting, not even the cue table is compiled
+    (which would cost more than the rest of the hook)."""
+    from comet_git.learning.cues import has_cues, might_last
 
-    if not has_cues(prompt):
-        return ""  # a plain request: the classifier (and its hundred patterns) is not even loaded
+    if not might_last(prompt) or not has_cues(prompt):
+        return ""
     from comet_git.learning.signals import LONG_TERM, classify_signal
 
     decision = classify_signal(prompt)

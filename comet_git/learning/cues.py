@@ -150,8 +150,7 @@ _CUE_TABLE: tuple[tuple[str, str], ...] = (
     (
         _LIMITER,
         r"\b(?:this|that|the) (?:last|previous|latest) \w+|\byou (?:touched|changed|wrote|made|added|did"
-        r"|ran|edited"
-        r"|created|deleted|removed)\b",
+        r"|ran|edited|created|deleted|removed)\b",
     ),
     (
         _LIMITER,
@@ -208,8 +207,7 @@ _CUE_TABLE: tuple[tuple[str, str], ...] = (
     (
         _LASTING,
         r"\bstop (?:opening|closing|signing|suggesting|recommending|proposing|adding|using|writing|putting"
-        r"|asking|mentioning"
-        r"|including"
+        r"|asking|mentioning|including"
         r"|creating|generating|inserting|apologi[sz]ing|saying|calling|leaving|importing|wrapping|ending"
         r"|starting"
         r"|prefixing|making|telling|giving|pinging)\b|\bno more\b|\b(?:why do you|you) keep \w+ing\b",
@@ -233,8 +231,7 @@ _CUE_TABLE: tuple[tuple[str, str], ...] = (
         rf"\bi{_APOS}d rather\b|\bi would rather\b|\bi{_APOS}d appreciate it if\b"
         rf"|\bwhatever (?:the )?(?:repo|project"
         r"|codebase|language)\b|\bin any (?:repo|project)\b"
-        r"|\bno need to ask (?:me )?(?:for )?(?:permission )?"
-        r"(?:for|before|when)\b",
+        r"|\bno need to ask (?:me )?(?:for )?(?:permission )?(?:for|before|when)\b",
     ),
     (_LASTING, r"总是|始终|每次|每个|每一个|每一次|一律|永远|所有|统一|一直|凡是|任何|全部"),
     (_LASTING, r"我习惯|习惯(?:用|于|了)|必须|务必|一定要|默认|不要再|别再|不再|都要|都得|都应该|都用"),
@@ -249,26 +246,22 @@ _CUE_TABLE: tuple[tuple[str, str], ...] = (
     (
         _MOMENT,
         r"\b(?:is|are|was|were) (?:down|broken|red|failing|offline|unavailable|flaky|stuck|dead)\b|\b(?:is"
-        r"|are) too"
-        r" (?:big|large|slow|long|small)\b|挂了|坏了",
+        r"|are) too (?:big|large|slow|long|small)\b|挂了|坏了",
     ),
     (_POINTER, r"(?:别|不要)(?!再)[^，。\uff1b！？]{1,10}了(?=[，。\uff1b！？]|$)"),
     # a request of the moment: "search the repo for...", "look at MainActivity", "rerun the job"
     (
         _MOMENT,
         r"^(?:please\s+)?(?:(?:can|could|would) you\s+)?(?:search|find|grep|look|check|show|list|fix|debug"
-        r"|rerun"
-        r"|retry|revert|roll back|undo|open|investigate|figure out|tell me|explain why)\b",
+        r"|rerun|retry|revert|roll back|undo|open|investigate|figure out|tell me|explain why)\b",
     ),
     (_SOFT, r"一下"),
     # -- conditions and standing: weak signs of a standing rule
     (
         _CONDITION,
         r"\b(?:when|whenever|if|each time|any ?time|before|after)\s+(?:you|i|we)\s+(?!(?:are|am|is|get|got"
-        r"|finish"
-        r"|finished|done|have|had|can|could|see|hear|come|return|wake|think|know|need|want"
-        r"|just)\b)(?:\w+ly\s+)?\w+"
-        r"|\b(?:when|before|after|while)\s+\w+ing\b",
+        r"|finish|finished|done|have|had|can|could|see|hear|come|return|wake|think|know|need|want"
+        r"|just)\b)(?:\w+ly\s+)?\w+|\b(?:when|before|after|while)\s+\w+ing\b",
     ),
     (
         _CONDITION,
@@ -282,8 +275,7 @@ _CUE_TABLE: tuple[tuple[str, str], ...] = (
         rf"|\bhere\b(?!{_APOS}s|\s+(?:and now|is|are)\b)|\bwe (?:use|don{_APOS}t|do not|never|always|squash"
         rf"|prefer"
         r"|follow|run|write|keep|name|put|deploy|ship|target)\b|\bour \w+(?: \w+)? (?:use|uses|are|is"
-        r"|follow|follows"
-        r"|go|goes|live|lives|run|runs|come|comes|must|need|needs)\b",
+        r"|follow|follows|go|goes|live|lives|run|runs|come|comes|must|need|needs)\b",
     ),
     (
         _STANDING,
@@ -348,6 +340,31 @@ def find_cues(text: str) -> list[_Hit]:
         kept.append(h)
     kept.sort(key=lambda h: h.start)
     return kept
+
+
+# What a durable or lasting cue cannot match without (lowercased substrings; checked by the tests
+# against the cue table): a prompt holding none of them can be a one-off at most, and an agent's
+# hook then skips compiling the cue table, which costs more than the hook's own work.
+LASTING_TRIGGERS = (
+    "from now", "from here on", "forward", "henceforth", "from this point", "from next time", "future",
+    "for good", "permanent", "starting now", "starting today", "forever", "standing", "long-term",
+    "long term", "rule", "otherwise", "always", "never", "whenever", "everywhere", "consistently",
+    "throughout", "every", "each time", "each new", "in all", "all new", "all future", "all our", "all my",
+    "any new", "default", "in general", "habit", "prefer", "i want", "i'm a", "i am a", "i\u2019m a",
+    "i work as", "i use", "we use", "used to", "i like", "i love", "i hate", "i dislike", "i usually",
+    "i tend to", "n't like", "n\u2019t like", "stop ", "no more", "keep ", "must", "ever", "again",
+    "convention", "remember", "so much", "so often", "all the time", "too much", "constantly", "anything",
+    "nothing else", "rather", "appreciate it if", "whatever", "in any", "no need to ask",
+    "以后", "今后", "往后", "从现在", "从今", "从这次", "从下次", "长期", "永久", "除非我", "总", "老", "都",
+    "我", "别", "不要", "始终", "每", "一律", "永远", "所有", "统一", "一直", "凡是", "任何", "全部", "习惯",
+    "必须", "务必", "一定要", "默认", "不再", "记住", "下次",
+)  # fmt: skip
+
+
+def might_last(text: str) -> bool:
+    """Whether `text` may hold a durable or lasting cue (never False when it does)."""
+    lowered = " ".join(text.split()).lower()
+    return any(trigger in lowered for trigger in LASTING_TRIGGERS)
 
 
 def has_cues(text: str) -> bool:

@@ -98,8 +98,7 @@ _CONVENTION_FORMS: tuple[re.Pattern[str], ...] = (
 
 _LANGS = (
     r"(?:british |american |simplified |traditional )?(?:chinese|english)|japanese|korean|german|french"
-    r"|spanish"
-    r"|mandarin|portuguese|russian"
+    r"|spanish|mandarin|portuguese|russian"
 )
 _USER_FACT = _rx(
     rf"\bi(?:{_APOS}m| am) an?\b(?!\s+(?:bit|little|few)\b)|\bi work (?:as|at|in|on)\b|\bmy (?:role|job"
@@ -110,8 +109,7 @@ _USER_FACT = _rx(
     r"|\bmy (?:name|handle|username|user name|email|e-mail|timezone|time zone|github"
     r"|gitlab)\b[^.;!?]*\b(?:is|are)\b"
     r"|\bi(?:'m|\u2019m| am) in (?:utc|gmt|cet|pst|est|the \w+ time ?zone)|\bi(?:'m|\u2019m"
-    r"| am) (?:learning|coming from)\b"
-    r"|\bi (?:mostly|mainly|usually|normally) (?:write|use|work|code)\b"
+    r"| am) (?:learning|coming from)\b|\bi (?:mostly|mainly|usually|normally) (?:write|use|work|code)\b"
     r"|我用的是|我(?:平时|一般|通常|习惯)用|我在东[一二三四五六七八九十]+区|我在.{0,6}时区|我(?:是)?刚入门|我(?:刚|正在)学"
     r"|我的\s*(?:git|GitHub|邮箱|用户名|名字|时区)|我对.{1,12}(?:不太熟|不熟|熟悉|很熟|不了解|不太了解)"
     r"|我(?:用|在用)(?:的是)?\s*(?:Windows|Mac|macOS|Linux|Ubuntu|JetBrains|IntelliJ|IDEA|PyCharm"
@@ -120,16 +118,14 @@ _USER_FACT = _rx(
 )
 _ANSWER_LANGUAGE = _rx(
     rf"\b(?:answer|answers|reply|replies|respond|responses?|talk|speak|explain|communicate|chat|write"
-    rf"|comments?)\b"
-    rf"[^.;!?]*?\bin (?:{_LANGS})\b"
+    rf"|comments?)\b[^.;!?]*?\bin (?:{_LANGS})\b"
     r"|(?:用|使用)(?:中文|英文|英语|日语|日文|汉语|韩语)(?:来)?(?:回答|回复|交流|沟通|解释|说|聊)"
     r"|(?:回答|回复|交流|沟通)[^。\uff1b\uff01\uff1f]*?(?:中文|英文|英语|日语|汉语)"
 )
 _TONE = _rx(
     r"\b(?:concise|terse|verbose|wordy|formal|informal|casual|tone|bullet points|no fluff)\b"
     r"|\b(?:keep|make) (?:your )?(?:answers|replies|responses) (?:short|brief)\b|\bshort (?:answers"
-    r"|replies)\b"
-    r"|简洁|简短|啰嗦|长篇大论|语气|口吻|直接说重点|别废话|客气|客套|口语化"
+    r"|replies)\b|简洁|简短|啰嗦|长篇大论|语气|口吻|直接说重点|别废话|客气|客套|口语化"
 )
 _PERSON_PREF = _rx(
     rf"\bi(?:{_APOS}d)? (?:prefer|like|love|hate|dislike|use|usually|tend to)\b|\bi don{_APOS}t like\b"
@@ -391,8 +387,7 @@ _LEADING_CUE = _rx(
     r"^(?:(?:from now on|going forward|moving forward|from here on(?: out)?|henceforth|in (?:the )?future"
     r"|(?:for )?now and (?:always|forever)|by default|as a (?:general )?rule|never mind"
     r"|this is a (?:long-term|standing) (?:requirement|rule)|(?:just |only )?for this \w+|(?:just|only)"
-    r" this \w+"
-    r"|for now|this time|today only|always|please|just|also"
+    r" this \w+|for now|this time|today only|always|please|just|also"
     r"|以后|今后|从现在开始|从现在起|从今以后|总是|请|这次|这回|今天先|今天)\b[\s,，:：;\uff1b]*)+"
 )
 _SENTENCE_END = re.compile(r"[.;!?](?=\s|$)|[。\uff1b\uff01\uff1f]")
