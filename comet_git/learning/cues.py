@@ -155,13 +155,12 @@ _CUE_TABLE: tuple[tuple[str, str], ...] = (
     (
         _LIMITER,
         rf"\bi(?:{_APOS}m| am) (?:sending|about to|in a meeting|on a call|leaving|heading|presenting"
-        rf"|demoing|busy"
-        r"|rushing|late)\b|我在开会|我在忙|马上要",
+        r"|demoing|busy|rushing|late)\b|我在开会|我在忙|马上要",
     ),
     (
         _LIMITER,
-        rf"\b(?:i{_APOS}m|we{_APOS}re|i am|we are) still\b|\bwhile (?:we|i)(?:{_APOS}re|{_APOS}m| are"
-        rf"| am)? (?:still )?"
+        rf"\b(?:i{_APOS}m|we{_APOS}re|i am|we are) still\b"
+        rf"|\bwhile (?:we|i)(?:{_APOS}re|{_APOS}m| are| am)? (?:still )?"
         r"(?:chase|chasing|debug|debugging|investigate|investigating|fix|fixing|track|tracking|hunt|hunting"
         r"|figure|figuring|work on|working on|test|testing)\b|期间",
     ),
@@ -207,10 +206,9 @@ _CUE_TABLE: tuple[tuple[str, str], ...] = (
     (
         _LASTING,
         r"\bstop (?:opening|closing|signing|suggesting|recommending|proposing|adding|using|writing|putting"
-        r"|asking|mentioning|including"
-        r"|creating|generating|inserting|apologi[sz]ing|saying|calling|leaving|importing|wrapping|ending"
-        r"|starting"
-        r"|prefixing|making|telling|giving|pinging)\b|\bno more\b|\b(?:why do you|you) keep \w+ing\b",
+        r"|asking|mentioning|including|creating|generating|inserting|apologi[sz]ing|saying|calling"
+        r"|leaving|importing|wrapping|ending|starting|prefixing|making|telling|giving|pinging)\b"
+        r"|\bno more\b|\b(?:why do you|you) keep \w+ing\b",
     ),
     (_LASTING, rf"\bmust(?:n{_APOS}t)?\b|\b(?:don{_APOS}t|do not) ever\b|\bshould always\b"),
     (_LASTING, rf"\b(?:don{_APOS}t|do not|never)\b[^.;!?]*?\bagain\b"),
@@ -272,16 +270,16 @@ _CUE_TABLE: tuple[tuple[str, str], ...] = (
         _STANDING,
         r"\b(?:in |for )?(?:this|our) (?:repo|repository|codebase|code base|project|monorepo|team|app|service"
         r"|site|package|library)\b"
-        rf"|\bhere\b(?!{_APOS}s|\s+(?:and now|is|are)\b)|\bwe (?:use|don{_APOS}t|do not|never|always|squash"
-        rf"|prefer"
+        rf"|\bhere\b(?!{_APOS}s|\s+(?:and now|is|are)\b)"
+        rf"|\bwe (?:use|don{_APOS}t|do not|never|always|squash|prefer"
         r"|follow|run|write|keep|name|put|deploy|ship|target)\b|\bour \w+(?: \w+)? (?:use|uses|are|is"
         r"|follow|follows|go|goes|live|lives|run|runs|come|comes|must|need|needs)\b",
     ),
     (
         _STANDING,
         r"\b(?:is|are) (?:built|managed|written|named|kept|stored|generated|deployed|configured|formatted"
-        r"|tested"
-        r"|versioned|pinned|handled|defined|declared|registered) (?:with|in|by|under|via|through|from|as)\b"
+        r"|tested|versioned|pinned|handled|defined|declared|registered)"
+        r" (?:with|in|by|under|via|through|from|as)\b"
         r"|\b(?:go|goes|live|lives|belong|belongs|come|comes) (?:in|into|under|from|next to|beside)\b"
         r"|\b(?:targets|supports|requires|depends on)\b|\bgets? \w+ed\b|\bonly (?:through|via)\b",
     ),
