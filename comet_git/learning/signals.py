@@ -111,15 +111,15 @@ _USER_FACT = _rx(
     r"|\bi(?:'m|\u2019m| am) in (?:utc|gmt|cet|pst|est|the \w+ time ?zone)"
     r"|\bi(?:'m|\u2019m| am) (?:learning|coming from)\b"
     r"|\bi (?:mostly|mainly|usually|normally) (?:write|use|work|code)\b"
-    r"|我用的是|我(?:平时|一般|通常|习惯)用|我在东[一二三四五六七八九十]+区|我在.{0,6}时区|我(?:是)?刚入门|我(?:刚|正在)学"
+    r"|我在东[一二三四五六七八九十]+区|我在.{0,6}时区|我(?:是)?刚入门|我(?:刚|正在)学"
     r"|我的\s*(?:git|GitHub|邮箱|用户名|名字|时区)|我对.{1,12}(?:不太熟|不熟|熟悉|很熟|不了解|不太了解)"
     r"|我(?:用|在用)(?:的是)?\s*(?:Windows|Mac|macOS|Linux|Ubuntu|JetBrains|IntelliJ|IDEA|PyCharm"
     r"|VS ?Code|Vim|Neovim|Emacs|zsh|fish|bash|PowerShell|读屏|屏幕阅读)"
     r"|我是|我在.{1,8}(?:工作|上班)|我(?:熟悉|不熟|精通|擅长|不懂|不太懂|不太熟)|我主要(?:写|做|用)|我的(?:角色|职位|母语)"
 )
 _ANSWER_LANGUAGE = _rx(
-    rf"\b(?:answer|answers|reply|replies|respond|responses?|talk|speak|explain|communicate|chat|write"
-    rf"|comments?)\b[^.;!?]*?\bin (?:{_LANGS})\b"
+    rf"\b(?:answer|answers|reply|replies|respond|responses?|talk|speak|explain|communicate|chat)\b"
+    rf"[^.;!?]*?\bin (?:{_LANGS})\b"
     r"|(?:用|使用)(?:中文|英文|英语|日语|日文|汉语|韩语)(?:来)?(?:回答|回复|交流|沟通|解释|说|聊)"
     r"|(?:回答|回复|交流|沟通)[^。\uff1b\uff01\uff1f]*?(?:中文|英文|英语|日语|汉语)"
 )
@@ -131,17 +131,16 @@ _TONE = _rx(
 _PERSON_PREF = _rx(
     rf"\bi(?:{_APOS}d)? (?:prefer|like|love|hate|dislike|use|usually|tend to)\b|\bi don{_APOS}t like\b"
     rf"|\bi(?:{_APOS}m| am) used to\b|\bmy (?:editor|shell|setup|keyboard|preference)\b"
-    r"|我(?:习惯|喜欢|不喜欢|偏好|更喜欢|讨厌|用|一般|通常)|我[^，。！？,.!?]{0,8}(?:喜欢|习惯|偏好|讨厌)"
-    r"|\bi (?:review|read|write|work|code)\b"
+    r"|我(?:习惯|喜欢|不喜欢|偏好|更喜欢|讨厌|用|一般|通常)"
 )
 _COLLAB = _rx(
     r"\b(?:ask|tell|show|ping|notify|remind|check with|confirm with|consult)\b(?:\s+\w+){0,2}?\s+me\b"
     r"|\bask (?:first|before)\b|\bsuggest\w*|\brecommend\w*|\b(?:pr|pull request|merge request)"
     r" descriptions?\b"
     r"|\bcommit messages?\b|\bexplain\w*|\bsummar\w+|\bgive me\b|\bwith me\b|\bfor me\b|\bmy behalf\b"
-    r"|\bi ask\b|\bapologi[sz]\w*|\bguess\w*|\bwhenever i\b|\bmy (?:code|work|prs?|commits?|pull requests?)\b"
-    r"|问我|告诉我|给我|跟我|和我确认|先问|建议|推荐|PR\s*描述|提交信息|解释|总结|让我|我的代码|顾及我|回复|瞎编"
-    r"|除非我|我不知道|帮我|举.{0,2}例子|(?:别|不要)\S{1,4}我|\bcall me\b"
+    r"|\bapologi[sz]\w*|\bguess\w*|\bcall me\b"
+    r"|问我|告诉我|给我|跟我|和我确认|先问|建议|推荐|PR\s*描述|提交信息|解释|总结|顾及我|瞎编|举.{0,2}例子"
+    r"|(?:别|不要)\S{1,4}我"
 )
 _REPO_NAMED = _rx(
     r"\b(?:this|the current) (?:project|repo|repository|codebase|code base|monorepo)\b"
@@ -173,7 +172,7 @@ def _person_kind(text: str) -> str | None:
     return None
 
 
-def _scope(text: str, paths: tuple[str, ...], person: str | None) -> tuple[str, str]:
+def _scope(text: str, paths: tuple[str, ...], person: str | None, weak: bool) -> tuple[str, str]:
     m = _ALL_PROJECTS.search(text)
     if m:
         return "global", f'global: "{m.group(0)}" holds in every repository'
@@ -195,7 +194,9 @@ def _scope(text: str, paths: tuple[str, ...], person: str | None) -> tuple[str, 
     m = _EVERYWHERE.search(text)
     if m:
         return "global", f'global: "{m.group(0)}" holds in every repository'
-    m = _PERSON_PREF.search(text) or _COLLAB.search(text)
+    # A rule kept on weak signs only (how things are done, a condition) is this repository's unless
+    # it says otherwise: filed global by mistake, it would reach every other repository.
+    m = None if weak else _PERSON_PREF.search(text) or _COLLAB.search(text)
     if m:
         return "global", f'global: "{m.group(0)}" is a preference of the person, not tied to this repository'
     # In doubt, the narrower scope: a rule kept for this repository can be widened by hand
@@ -578,7 +579,7 @@ def classify_signal(text: str) -> SignalDecision:
     person = _person_kind(rule)
     paths = _extract_paths(rule)
     operations = _extract_operations(rule)
-    scope, scope_reason = _scope(rule, paths, person)
+    scope, scope_reason = _scope(rule, paths, person, weak)
     memory_type, memory_class = _type_and_class(rule, scope, person, operations)
     return SignalDecision(
         kind=kind,
