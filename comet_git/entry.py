@@ -186,6 +186,13 @@ def dispatch(argv: list[str]) -> None:
     # A short-lived process that allocates many small objects: the cyclic garbage
     # collector only costs time here.
     gc.disable()
+    from comet_git.looks import one_look
+
+    with one_look():  # one process, one command: each store's files are listed once
+        _dispatch_command(argv)
+
+
+def _dispatch_command(argv: list[str]) -> None:
     hook = parse_fast_agent_hook(argv[1:]) if argv[:1] == ["agent-hook"] else None
     if hook is not None:
         _agent_hook(*hook)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import hashlib
 import json
 import os
 import re
@@ -21,9 +22,7 @@ from comet_git.matching.text import terms_of
 from comet_git.records.model import Record
 from comet_git.store import FILE_MODE, FileState, ensure_dir, file_lock, fsync_dir, write_failure
 
-SCHEMA_VERSION = (
-    16  # 16: stemmed terms with concepts (vocabulary.txt), rules indexed by kind of match, conflictsWith
-)
+SCHEMA_VERSION = 17  # 17: the digests of the file rows (listing_digest), racy rows indexed
 BUSY_TIMEOUT_MS = 15_000
 PURGE_WAIT_MS = 1_000
 
@@ -37,6 +36,8 @@ CREATE TABLE IF NOT EXISTS files(
     mtime_ns INTEGER NOT NULL, size INTEGER NOT NULL, sha256 TEXT NOT NULL,
     racy INTEGER NOT NULL DEFAULT 0, record_id TEXT,
     PRIMARY KEY(store, name));
+-- The few files a scan must look into even when their folder's listing is as indexed.
+CREATE INDEX IF NOT EXISTS files_racy ON files(store, kind) WHERE racy = 1;
 -- Narrow columns first: SQLite reads a row only as far as the last column asked for, so
 -- the Context Director's scan never reaches the JSON at the end.  updated_jd (the Julian day
 -- of updated_at), text_length and manifest_length (title plus summary, in characters) are
@@ -104,6 +105,30 @@ _FTS_TABLE = (
 # A file whose mtime is this close to the moment we looked at it may still be
 # changed within the same timestamp tick; such "racy" files are re-hashed next time.
 RACY_WINDOW_NS = 2_000_000_000
+
+# The kinds of file whose folder a scan lists (sync.py), each with a digest of its rows.
+LISTED_KINDS = ("record", "tombstone")
+_DIGEST_MASK = (1 << 64) - 1
+
+
+def listing_entry(bare_name: str, mtime_ns: int, size: int) -> int:
+    """One file's share of its folder's digest.  The digest is the sum of the shares (mod
+    2**64) and the count: order does not matter, and one file's change is added and
+    subtracted without looking at the others."""
+    data = f"{bare_name}\0{mtime_ns}\0{size}".encode("utf-8", "surrogateescape")
+    return int.from_bytes(hashlib.blake2b(data, digest_size=8).digest(), "little")
+
+
+def listing_digest(count: int, total: int) -> str:
+    return f"{count}:{total & _DIGEST_MASK:016x}"
+
+
+def _parse_digest(text: str | None) -> tuple[int, int]:
+    count, _, total = (text or "").partition(":")
+    try:
+        return int(count), int(total, 16)
+    except ValueError:
+        return 0, 0
 
 
 class FileRow(NamedTuple):
@@ -177,6 +202,10 @@ class Index:
         self._purge_pending = False
         self.purge_incomplete = False  # deleted text may still be in the files (see transaction)
         self.fresh = False
+        # Changes to the digests of the file rows (rows_digest), written when the transaction
+        # commits: a rebuild puts ten thousand rows, and the digest once.
+        self._digest_changes: dict[tuple[str, str], list[int]] = {}
+        self._in_transaction = False
 
     @classmethod
     def open(cls, path: Path, *, memory_map: bool = True) -> Index:
@@ -231,12 +260,17 @@ class Index:
     def transaction(self) -> Iterator[None]:
         try:
             self.connection.execute("BEGIN IMMEDIATE")
+            self._in_transaction = True
             yield
+            self._write_digests()
             self.connection.execute("COMMIT")
         except BaseException:
+            self._digest_changes.clear()
             with contextlib.suppress(sqlite3.Error):
                 self.connection.execute("ROLLBACK")
             raise
+        finally:
+            self._in_transaction = False
         if self._purge_pending:
             # Old pages of deleted text may still sit in the WAL: fold it into the
             # database (where secure_delete has zeroed them) and truncate it.
@@ -262,12 +296,57 @@ class Index:
 
     # -- files --------------------------------------------------------------
 
-    def file_rows(self, store: str) -> dict[str, FileRow]:
-        rows = self.connection.execute(
-            "SELECT name, kind, mtime_ns, size, sha256, racy, record_id FROM files WHERE store = ?",
-            (store,),
-        )
+    def file_rows(self, store: str, names: Sequence[str] | None = None) -> dict[str, FileRow]:
+        """The rows of `store`'s files (only those `names`, when given)."""
+        sql = "SELECT name, kind, mtime_ns, size, sha256, racy, record_id FROM files WHERE store = ?"
+        params: list[object] = [store]
+        if names is not None:
+            sql += " AND name IN (SELECT value FROM json_each(?))"
+            params.append(json.dumps(list(names)))
+        rows = self.connection.execute(sql, params)
         return {row[0]: FileRow(row[0], row[1], row[2], row[3], row[4], bool(row[5]), row[6]) for row in rows}
+
+    def racy_files(self, store: str, kind: str) -> list[str]:
+        """The bare names of `store`'s files of `kind` that were racy when last seen."""
+        rows = self.connection.execute(
+            "SELECT substr(name, instr(name, '/') + 1) FROM files WHERE store = ? AND kind = ? AND racy = 1",
+            (store, kind),
+        )
+        return [row[0] for row in rows]
+
+    def rows_digest(self, store: str, kind: str) -> str:
+        """The digest (listing_entry) of `store`'s rows of one LISTED_KINDS kind: equal to the
+        digest of the folder's listing when the index has every file as it is on disk."""
+        count, total = _parse_digest(self.get_meta(_digest_key(store, kind)))
+        pending = self._digest_changes.get((store, kind), [0, 0])
+        return listing_digest(count + pending[0], total + pending[1])
+
+    def reset_rows_digest(self, store: str, kind: str, seen: str, digest: str) -> None:
+        """Set the digest of the rows to `digest` (that of a listing found equal to them), unless
+        another process changed it since it was `seen`."""
+        if self.rows_digest(store, kind) == seen:
+            self._digest_changes.pop((store, kind), None)
+            self.set_meta(_digest_key(store, kind), digest)
+
+    def _uncount_file(self, store: str, name: str) -> None:
+        """Take the row of `name`, if any, out of its digest (it is about to change or go)."""
+        row = self.connection.execute(
+            "SELECT kind, mtime_ns, size FROM files WHERE store = ? AND name = ?", (store, name)
+        ).fetchone()
+        if row is not None:
+            self._count_file(store, row[0], name, row[1], row[2], -1)
+
+    def _count_file(self, store: str, kind: str, name: str, mtime_ns: int, size: int, sign: int) -> None:
+        if kind in LISTED_KINDS:
+            change = self._digest_changes.setdefault((store, kind), [0, 0])
+            change[0] += sign
+            change[1] += sign * listing_entry(name.partition("/")[2], mtime_ns, size)
+
+    def _write_digests(self) -> None:
+        for (store, kind), (count, total) in self._digest_changes.items():
+            known_count, known_total = _parse_digest(self.get_meta(_digest_key(store, kind)))
+            self.set_meta(_digest_key(store, kind), listing_digest(known_count + count, known_total + total))
+        self._digest_changes.clear()
 
     def file_stats(self, store: str, kind: str) -> dict[str, tuple[int, int, int]]:
         """Bare file name -> (mtime_ns, size, racy) of one kind of file: all a scan needs."""
@@ -289,14 +368,23 @@ class Index:
         return {row[0]: row[1:] for row in rows}
 
     def put_file(self, store: str, row: FileRow) -> None:
+        self._uncount_file(store, row.name)
         self.connection.execute(
             "INSERT OR REPLACE INTO files(store, name, kind, mtime_ns, size, sha256, racy, record_id)"
             " VALUES(?, ?, ?, ?, ?, ?, ?, ?)",
             (store, row.name, row.kind, row.mtime_ns, row.size, row.sha256, int(row.racy), row.record_id),
         )
+        self._count_file(store, row.kind, row.name, row.mtime_ns, row.size, 1)
+        self._written_outside_transaction()
 
     def drop_file(self, store: str, name: str) -> None:
+        self._uncount_file(store, name)
         self.connection.execute("DELETE FROM files WHERE store = ? AND name = ?", (store, name))
+        self._written_outside_transaction()
+
+    def _written_outside_transaction(self) -> None:
+        if not self._in_transaction:
+            self._write_digests()  # SQLite commits each statement at once: so does the digest
 
     # -- records ------------------------------------------------------------
 
@@ -572,6 +660,10 @@ class Index:
             + " ORDER BY store, name"
         )
         return [InvalidFile(*row) for row in self.connection.execute(sql, stores)]
+
+
+def _digest_key(store: str, kind: str) -> str:
+    return f"rows:{store}:{kind}"
 
 
 def _outcomes(record: Record) -> str:

@@ -28,6 +28,7 @@ from comet_git.dashboard import pages
 from comet_git.dashboard.security import CSRF_FIELD, Guard, Secrets, check_csrf
 from comet_git.diagnostics import log_failure
 from comet_git.errors import CometError, NotFoundError
+from comet_git.looks import one_look
 from comet_git.records.model import KNOWN_OPERATIONS, KNOWN_PHASES
 from comet_git.workspace import Workspace
 
@@ -104,7 +105,7 @@ class Dashboard:
 
     async def _run(self, request: Request, handler: Callable[[Request], Response]) -> Response:
         def locked() -> Response:
-            with self.lock:
+            with self.lock, one_look():  # a page is one command: each store's files are listed once
                 try:
                     return handler(request)
                 except CometError as error:

@@ -21,7 +21,8 @@ from comet_git.errors import (
     RecordFormatError,
     StoreError,
 )
-from comet_git.index import Index, IndexedRecord, out_of_space
+from comet_git.index import LISTED_KINDS, Index, IndexedRecord, out_of_space
+from comet_git.looks import looked_digests, note_looked
 from comet_git.provider import (
     Amend,
     Change,
@@ -54,6 +55,7 @@ from comet_git.store import Home, ScopeStore, all_or_nothing, file_lock, write_f
 
 if TYPE_CHECKING:
     from comet_git.provider.candidates import TaskRequest
+    from comet_git.provider.sync import Scan
     from comet_git.provider.writes import StoreWriter
 
 FULL_SCAN_SECONDS = 60.0  # the hot path rescans every file at most this often (in the background)
@@ -260,42 +262,58 @@ class LocalProvider:
                     writer = StoreWriter(index, store)
                     yield writer
                     writer.render_profile()
+                # What was written is indexed as written: this command need not list it again.
+                note_looked(str(index.path), store.name, _rows_digests(index, store))
 
     def refresh(self, index: Index, store: ScopeStore, *, held: bool, quick: bool = False) -> list[str]:
         """Bring the index up to date with `store`'s files; returns notes on hand edits taken in.
 
         `quick` (the agent's hot path) trusts the index when the store's folders and
         profile.md are as the last full scan left them and that scan is recent; an older
-        scan is redone in the background, so the agent is served at once."""
+        scan is redone in the background, so the agent is served at once.  Within one
+        command (freshness.one_look) the folders are listed once."""
         if not store.exists():
             return []
         if quick and self._quick_check(index, store):
             return []
-        from comet_git.provider.sync import StoreSync, scan  # not on the hot path
+        from comet_git.provider.sync import StoreSync  # not on the hot path
 
-        found = scan(index, store)
+        found, listed = self._scan(index, store)
         if found.clean and store.profile_path.exists():
-            self._note_clean_scan(index, store, found.clean_listings)
+            if listed:
+                self._note_clean_scan(index, store, found)
+            note_looked(str(index.path), store.name, _rows_digests(index, store))
             return []
         with contextlib.ExitStack() as stack:
             if not held and not stack.enter_context(store.lock(wait=False)):
                 stack.enter_context(store.lock())
-                found = scan(index, store)  # another process was writing: look again
+                found, _ = self._scan(index, store)  # another process was writing: look again
             with all_or_nothing(), index.transaction():  # a hand edit is taken in whole, or not
-                return StoreSync(index, store).run(found).notes
+                _mend_digests(index, store, found)
+                notes = StoreSync(index, store).run(found).notes
+            note_looked(str(index.path), store.name, _rows_digests(index, store))
+            return notes
         return []
 
-    def _note_clean_scan(self, index: Index, store: ScopeStore, listings: dict[str, str]) -> None:
+    def _scan(self, index: Index, store: ScopeStore) -> tuple[Scan, bool]:
+        """The scan, and whether it listed the folders: not when this command already found
+        them as indexed and no other process changed the index's rows since."""
+        from comet_git.provider.sync import scan
+
+        listed = looked_digests(str(index.path), store.name) != _rows_digests(index, store)
+        return scan(index, store, listed=listed), listed
+
+    def _note_clean_scan(self, index: Index, store: ScopeStore, found: Scan) -> None:
         """Remember what a clean full scan saw, writing only what changed: a write on every
         read-only command would leave WAL pages for each process to checkpoint on close."""
         now = time.time()
-        wanted = dict(listings)
-        wanted[marks_key(store)] = folder_marks(store) or ""
+        wanted = {marks_key(store): folder_marks(store) or ""}
         if now - float(index.get_meta(scanned_key(store)) or 0) > FULL_SCAN_SECONDS / 2:
             wanted[scanned_key(store)] = str(now)
         changes = {key: value for key, value in wanted.items() if index.get_meta(key) != value}
-        if changes:
+        if changes or found.mended:
             with index.transaction():
+                _mend_digests(index, store, found)
                 for key, value in changes.items():
                     index.set_meta(key, value)
 
@@ -674,6 +692,17 @@ class LocalProvider:
             invalid=self._invalid(index, [store]),
             profile=str(store.profile_path),
         )
+
+
+def _rows_digests(index: Index, store: ScopeStore) -> tuple[str, ...]:
+    return tuple(index.rows_digest(store.name, kind) for kind in LISTED_KINDS)
+
+
+def _mend_digests(index: Index, store: ScopeStore, found: Scan) -> None:
+    """Digests of the rows found wrong (an index of an older comet, a killed command): set to
+    those of the listings found equal to the rows.  The caller holds a transaction."""
+    for kind, (seen, digest) in found.mended.items():
+        index.reset_rows_digest(store.name, kind, seen, digest)
 
 
 def _without_secrets(change: Change) -> Change:

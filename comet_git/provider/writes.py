@@ -212,7 +212,9 @@ class StoreWriter:
                     else f"`comet memory rollback --id {record_id}` brings it back",
                 )
             versions = self._all_versions(record_id, self._forgotten_content(record_id))
-            return self._erase(record_id, tombstones.make_permanent(self.store, existing), versions)
+            stone = tombstones.make_permanent(self.store, existing)
+            self._index_tombstone(record_id)
+            return self._erase(record_id, stone, versions)
         path, raw, state, current = self.live_file(record_id)
         stone = tombstones.write(self.store, current, raw, permanent=permanent)
         try:
@@ -221,6 +223,7 @@ class StoreWriter:
             tombstones.remove(self.store, record_id)
             raise
         self._drop_file(path)
+        self._index_tombstone(record_id)
         if permanent:
             return self._erase(record_id, stone, self._all_versions(record_id, current))
         RecordHistory(self.store, record_id).log("forget", source, current.version, None)
@@ -237,6 +240,7 @@ class StoreWriter:
         """A record whose file the user deleted by hand: tombstone it from the index's copy."""
         self.profile_changed()
         tombstones.write(self.store, record, render_record(record), permanent=False)
+        self._index_tombstone(record.id)
         RecordHistory(self.store, record.id).log("forget", source, record.version, None)
         self.index.put_record(
             self.store.name,
@@ -451,6 +455,13 @@ class StoreWriter:
         self.index.put_file(self.store.name, FileRow.of(name, "record", written, record.id))
         self.index.put_record(self.store.name, name, record, "live")
         self.index.clear_invalid(self.store.name, name)
+
+    def _index_tombstone(self, record_id: str) -> None:
+        """The tombstone just written, as a scan would index it: the next one need not read it."""
+        path = tombstones.metadata_path(self.store, record_id)
+        _, state = read_with_state(path)
+        row = FileRow.of(record_name(path, self.store), "tombstone", state, record_id)
+        self.index.put_file(self.store.name, row)
 
     def _drop_file(self, path: Path) -> None:
         self.index.drop_file(self.store.name, record_name(path, self.store))
