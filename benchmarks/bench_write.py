@@ -35,7 +35,14 @@ from _common import (
 )
 
 WITHIN = 2.0  # a write at the largest size within this factor of one at the smallest
-TASK = ("--task", "Refactor the auth module error handling", "--path", "src/auth/login.py", "--phase", "build")
+TASK = (
+    "--task",
+    "Refactor the auth module error handling",
+    "--path",
+    "src/auth/login.py",
+    "--phase",
+    "build",
+)
 CASES = ("comet --version", "remember", "correct", "task right after a write")
 
 
@@ -61,11 +68,15 @@ def measure(sized: BenchEnv, repo: Path, ids: list[str], size: int, runs: int) -
 
     def remember() -> Sample:
         number = next(counter)
-        return run("memory", "remember", "--text", f"Benchmark statement {number}: keep writes cheap.", "--json")
+        return run(
+            "memory", "remember", "--text", f"Benchmark statement {number}: keep writes cheap.", "--json"
+        )
 
     def correct() -> Sample:
         record_id = next(to_correct)
-        return run("memory", "correct", "--id", record_id, "--text", f"Corrected by the benchmark ({record_id}).")
+        return run(
+            "memory", "correct", "--id", record_id, "--text", f"Corrected by the benchmark ({record_id})."
+        )
 
     results = alternate(
         [
@@ -88,7 +99,9 @@ def measure(sized: BenchEnv, repo: Path, ids: list[str], size: int, runs: int) -
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     add_common_arguments(parser)
-    parser.add_argument("--sizes", default="1000,10000", help="comma-separated store sizes (default 1000,10000)")
+    parser.add_argument(
+        "--sizes", default="1000,10000", help="comma-separated store sizes (default 1000,10000)"
+    )
     parser.add_argument("--runs", type=int, default=20, help="rounds per size (default 20)")
     args = parser.parse_args()
     sizes = [int(size) for size in args.sizes.split(",") if size.strip()]
@@ -102,7 +115,11 @@ def main() -> None:
         small, large = min(sizes), max(sizes)
         print("\nsummary (medians):")
         for size in sizes:
-            print("  " + f"{size:>7} records  " + "  ".join(f"{n} {medians[size][n] * 1000:.1f} ms" for n in CASES))
+            print(
+                "  "
+                + f"{size:>7} records  "
+                + "  ".join(f"{n} {medians[size][n] * 1000:.1f} ms" for n in CASES)
+            )
         if small != large:
             for name in CASES[1:3]:
                 ratio = medians[large][name] / medians[small][name]

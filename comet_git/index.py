@@ -462,6 +462,17 @@ class Index:
         )
         return [tuple(row) for row in rows]
 
+    def next_of_type(self, store: str, record: Record) -> str | None:
+        """The id of the record that follows `record` among those of its type, in
+        profile_entries' order; None when it comes last."""
+        row = self.connection.execute(
+            "SELECT id FROM records WHERE store = ? AND state = 'live' AND lifecycle != 'superseded'"
+            " AND memory_type = ? AND (created_at > ? OR (created_at = ? AND id > ?))"
+            " ORDER BY created_at, id LIMIT 1",
+            (store, record.memory_type, record.created_at, record.created_at, record.id),
+        ).fetchone()
+        return None if row is None else str(row[0])
+
     def same_text(self, store: str, text: str) -> list[IndexedRecord]:
         rows = self.connection.execute(
             "SELECT r.id, r.store, r.file, r.state, r.json"

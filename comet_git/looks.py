@@ -32,6 +32,25 @@ def one_look() -> Iterator[None]:
         _LOOKED.reset(token)
 
 
+@contextlib.contextmanager
+def every_look() -> Iterator[None]:
+    """Within this block (a server of many commands, until one of them enters one_look) every
+    refresh lists the folders."""
+    token = _LOOKED.set(None)
+    try:
+        yield
+    finally:
+        _LOOKED.reset(token)
+
+
+def forget_look(index_path: str, store_name: str) -> None:
+    """The caller wrote files of `store` that the index does not have yet: the next refresh
+    lists the folders."""
+    looked = _LOOKED.get()
+    if looked is not None:
+        looked.pop((index_path, store_name), None)
+
+
 def looked_digests(index_path: str, store_name: str) -> tuple[str, ...] | None:
     """The digests of the rows when this command last found `store`'s files as indexed."""
     looked = _LOOKED.get()

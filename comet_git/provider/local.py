@@ -22,7 +22,7 @@ from comet_git.errors import (
     StoreError,
 )
 from comet_git.index import LISTED_KINDS, Index, IndexedRecord, out_of_space
-from comet_git.looks import looked_digests, note_looked
+from comet_git.looks import forget_look, looked_digests, note_looked
 from comet_git.provider import (
     Amend,
     Change,
@@ -589,6 +589,7 @@ class LocalProvider:
                     raise InvalidInputError(f"import: {change.id} is already used in {owner}")
                 written = restore(store, change.files)
                 if written:
+                    forget_look(str(index.path), store.name)  # files the index does not have yet
                     self.refresh(index, store, held=True)
             return ChangeResult("imported" if written else "unchanged", change.id, _view_of(index, change.id))
 

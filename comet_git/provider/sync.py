@@ -312,9 +312,14 @@ class StoreSync:
         path = self.store.root / name
         try:
             data, state = read_with_state(path)
-            stone = tombstones.Tombstone.from_json(json.loads(data))
         except FileNotFoundError:
             return
+        known = self.known.get(name)
+        if known is not None and known.sha256 == state.sha256:
+            self.index.put_file(self.store.name, FileRow.of(name, TOMBSTONE, state, known.record_id))
+            return  # touched (or racy when last seen), not changed
+        try:
+            stone = tombstones.Tombstone.from_json(json.loads(data))
         except (ValueError, KeyError, TypeError) as error:
             self.index.set_invalid(self.store.name, name, None, f"not a valid tombstone: {error}")
             return
