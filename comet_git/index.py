@@ -22,7 +22,7 @@ from comet_git.matching.text import terms_of
 from comet_git.records.model import Record
 from comet_git.store import FILE_MODE, FileState, ensure_dir, file_lock, fsync_dir, write_failure
 
-SCHEMA_VERSION = 17  # 17: the digests of the file rows (listing_digest), racy rows indexed
+SCHEMA_VERSION = 17  # 17: the digests of the file rows (listing_digest), racy rows indexed, conflicts_with
 BUSY_TIMEOUT_MS = 15_000
 PURGE_WAIT_MS = 1_000
 
@@ -49,8 +49,10 @@ CREATE TABLE IF NOT EXISTS records(
     version INTEGER NOT NULL, created_at TEXT NOT NULL, updated_at TEXT NOT NULL,
     sel_paths TEXT NOT NULL, sel_operations TEXT NOT NULL, sel_phases TEXT NOT NULL, tasks TEXT NOT NULL,
     outcomes TEXT NOT NULL, updated_jd REAL, text_length INTEGER NOT NULL, manifest_length INTEGER NOT NULL,
-    title TEXT NOT NULL, summary TEXT NOT NULL,
+    title TEXT NOT NULL, summary TEXT NOT NULL, conflicts_with TEXT NOT NULL,
     json TEXT NOT NULL);
+-- The few records linked as conflicting (`comet memory status`, the Dashboard's overview).
+CREATE INDEX IF NOT EXISTS records_conflicting ON records(store) WHERE conflicts_with != '';
 -- The long texts live beside the records, so that the rows a listing and the director read
 -- stay small: the record's text (also inside json) and its search terms.
 CREATE TABLE IF NOT EXISTS record_texts(record INTEGER PRIMARY KEY, body TEXT NOT NULL, terms TEXT NOT NULL);
@@ -163,6 +165,23 @@ class IndexedRecord(NamedTuple):
 
 
 RecordFile = tuple[str, str, int | None, int | None, int | None]  # see Index.record_files
+
+
+class RecordFilter(NamedTuple):
+    """Which records a listing wants (Index.select, count, tally)."""
+
+    ids: Sequence[str] = ()
+    memory_types: Sequence[str] = ()
+    lifecycles: Sequence[str] = ()
+    memory_classes: Sequence[str] = ()
+    authorities: Sequence[str] = ()
+    states: Sequence[str] = ("live",)
+    text: str | None = None
+    include_superseded: bool = True
+    conflicting: bool = False  # only the records linked as conflicting with others
+
+
+Page = tuple[int, int]  # (offset, limit): a page of a listing
 
 
 class InvalidFile(NamedTuple):
@@ -397,8 +416,9 @@ class Index:
         cursor = self.connection.execute(
             "INSERT INTO records(id, store, file, state, scope, project_key, memory_type, memory_class,"
             " authority, lifecycle, title, summary, tasks, version, created_at, updated_at, json,"
-            " sel_paths, sel_operations, sel_phases, outcomes, updated_jd, text_length, manifest_length)"
-            " VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, julianday(?), ?, ?)",
+            " sel_paths, sel_operations, sel_phases, outcomes, updated_jd, text_length, manifest_length,"
+            " conflicts_with)"
+            " VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, julianday(?), ?, ?, ?)",
             (
                 record.id, store, file, state, record.scope, record.project_key, record.memory_type,
                 record.memory_class, record.authority, record.lifecycle, record.title,
@@ -406,7 +426,7 @@ class Index:
                 record.version, record.created_at, record.updated_at, record_json(record, state),
                 compile_patterns(selectors.paths), _word_set(selectors.operations),
                 _word_set(selectors.phases), _outcomes(record), record.updated_at,
-                len(record.text), len(record.title) + len(summary),
+                len(record.text), len(record.title) + len(summary), " ".join(record.conflicts_with),
             ),
         )  # fmt: skip
         self.connection.execute(
@@ -511,92 +531,114 @@ class Index:
         )
         return [IndexedRecord(*row) for row in rows]
 
-    def select(
-        self,
-        stores: Sequence[str],
-        *,
-        ids: Sequence[str] = (),
-        memory_types: Sequence[str] = (),
-        lifecycles: Sequence[str] = (),
-        states: Sequence[str] = ("live",),
-        text: str | None = None,
-        include_superseded: bool = True,
-    ) -> list[bytes]:
+    def select(self, stores: Sequence[str], where: RecordFilter, page: Page | None = None) -> list[bytes]:
         """The matching records as pieces of one JSON array (UTF-8; b"".join them),
-        project scope first, then by type and recency; with `text`, best match first.
+        project scope first, then by type and recency; with a text, best match first;
+        with `page`, only those (offset, limit) of them.
 
         One query per store, so that the (store, state, memory_type, updated_at)
         index delivers rows in order without sorting megabytes of JSON."""
         pieces = [b"["]
-        filters = (ids, memory_types, lifecycles, states)
-        if text and text.strip():
-            pieces += self._select_ranked(stores, *filters, text, include_superseded)
+        if where.text and where.text.strip():
+            pieces += self._select_ranked(stores, where, page)
         else:
+            offset, limit = page or (0, -1)  # SQLite: LIMIT -1 is no limit
             for store in sorted(stores, key=lambda name: name == "global"):
-                pieces += self._select_store(store, *filters, include_superseded)
+                if limit == 0:
+                    break
+                if offset:
+                    size = self.count([store], where)
+                    if offset >= size:  # the page starts in the next store
+                        offset -= size
+                        continue
+                found = self._select_store(store, where, (offset, limit))
+                pieces += found
+                offset = 0
+                limit = limit if limit < 0 else limit - len(found)
         if len(pieces) > 1:
             pieces[-1] = pieces[-1][:-1]  # each record comes with a trailing comma
         pieces.append(b"]")
         return pieces
 
-    def _filters(
-        self,
-        ids: Sequence[str],
-        memory_types: Sequence[str],
-        lifecycles: Sequence[str],
-        states: Sequence[str],
-        include_superseded: bool,
-    ) -> tuple[list[str], list[object]]:
-        clauses = [_in_clause("r.state", states)]
-        params: list[object] = [*states]
-        if not include_superseded:
+    def count(self, stores: Sequence[str], where: RecordFilter) -> int:
+        """How many records `select` would give without a page."""
+        return sum(row[-1] for row in self.tally(stores, where))
+
+    def tally(self, stores: Sequence[str], where: RecordFilter) -> list[tuple[str, str, str, str, str, int]]:
+        """How many of the matching records there are by (scope, memory type, memory class,
+        lifecycle, authority): a status page counts ten thousand records without reading one."""
+        clauses, params = self._clauses(where)
+        joined, head = "", list[object]()
+        if where.text and where.text.strip():
+            joined, head, hits, hit_params = self._text_match(where.text)
+            clauses.append(f"({' OR '.join(hits) or '0'})")
+            params += hit_params
+        sql = (
+            "SELECT r.scope, r.memory_type, r.memory_class, r.lifecycle, r.authority, count(*)"
+            f" FROM records r{joined} WHERE {_in_clause('r.store', stores)} AND {' AND '.join(clauses)}"
+            " GROUP BY 1, 2, 3, 4, 5"
+        )
+        return [tuple(row) for row in self.connection.execute(sql, [*head, *stores, *params])]
+
+    def _clauses(self, where: RecordFilter) -> tuple[list[str], list[object]]:
+        clauses = [_in_clause("r.state", where.states)]
+        params: list[object] = [*where.states]
+        if not where.include_superseded:
             clauses.append("r.lifecycle != 'superseded'")
-        for column, values in (("r.id", ids), ("r.memory_type", memory_types), ("r.lifecycle", lifecycles)):
+        if where.conflicting:
+            clauses.append("r.conflicts_with != ''")
+        for column, values in (
+            ("r.id", where.ids),
+            ("r.memory_type", where.memory_types),
+            ("r.lifecycle", where.lifecycles),
+            ("r.memory_class", where.memory_classes),
+            ("r.authority", where.authorities),
+        ):
             if values:
                 clauses.append(_in_clause(column, values))
                 params.extend(values)
         return clauses, params
 
-    def _select_store(
-        self,
-        store: str,
-        ids: Sequence[str],
-        memory_types: Sequence[str],
-        lifecycles: Sequence[str],
-        states: Sequence[str],
-        include_superseded: bool,
-    ) -> list[bytes]:
-        clauses, params = self._filters(ids, memory_types, lifecycles, states, include_superseded)
+    def _select_store(self, store: str, where: RecordFilter, page: Page) -> list[bytes]:
+        clauses, params = self._clauses(where)
         sql = (
             "SELECT CAST(r.json || ',' AS BLOB) FROM records r WHERE r.store = ? AND "
             + " AND ".join(clauses)
-            + " ORDER BY r.memory_type, r.updated_at DESC, r.id"
+            + " ORDER BY r.memory_type, r.updated_at DESC, r.id LIMIT ? OFFSET ?"
         )
         # Bytes, written out piece by piece: decoding and joining ten thousand strings,
         # some of them Chinese, widens megabytes to UCS-4 and costs more than the query.
-        return [row[0] for row in self.connection.execute(sql, [store, *params]).fetchall()]
+        return [row[0] for row in self.connection.execute(sql, [store, *params, page[1], page[0]]).fetchall()]
 
-    def _select_ranked(
-        self,
-        stores: Sequence[str],
-        ids: Sequence[str],
-        memory_types: Sequence[str],
-        lifecycles: Sequence[str],
-        states: Sequence[str],
-        text: str,
-        include_superseded: bool,
-    ) -> list[bytes]:
-        """The records that contain any word of `text`, best first: most query words, then BM25
+    def _select_ranked(self, stores: Sequence[str], where: RecordFilter, page: Page | None) -> list[bytes]:
+        """The records that contain any word of the text, best first: most query words, then BM25
         (FTS5, over the words as typed and their stems), then the most recent.  Requiring every
         word found nothing when one word was missing.
 
         Words in scripts without spaces (Chinese, Japanese) are matched as substrings, since
         unicode61 keeps a whole run of them as one token; so is every word without FTS5."""
-        clauses, params = self._filters(ids, memory_types, lifecycles, states, include_superseded)
+        assert where.text is not None
+        clauses, params = self._clauses(where)
+        joined, head, hits, hit_params = self._text_match(where.text)
+        substring_hits = [hit for hit in hits if hit == _SUBSTRING_HIT]
+        order = [f"({' + '.join(substring_hits)}) DESC"] if substring_hits else []
+        order += ["coalesce(m.score, 0)"] if joined else []
+        offset, limit = page or (0, -1)
+        sql = (
+            f"SELECT CAST(r.json || ',' AS BLOB) FROM records r{joined} WHERE {_in_clause('r.store', stores)}"
+            f" AND {' AND '.join(clauses)} AND ({' OR '.join(hits) or '0'})"
+            f" ORDER BY {', '.join([*order, 'r.updated_at DESC', 'r.id'])} LIMIT ? OFFSET ?"
+        )
+        substring_params = hit_params[: len(substring_hits) * 4]
+        all_params = [*head, *stores, *params, *hit_params, *substring_params, limit, offset]
+        return [row[0] for row in self.connection.execute(sql, all_params).fetchall()]
+
+    def _text_match(self, text: str) -> tuple[str, list[object], list[str], list[object]]:
+        """How a text search matches: (the join of the FTS5 match, its parameter, the clauses
+        of which any must hold, their parameters)."""
         words = list(dict.fromkeys(word.lower() for word in re.split(r"\s+", text.strip()) if word))
         fts_words = [w for w in words if self.has_fts and _is_fts_word(w)]
-        substring_hits = [_SUBSTRING_HIT for word in words if word not in fts_words]
-        substring_params = [value for word in words if word not in fts_words for value in [word] * 4]
+        substring_words = [word for word in words if word not in fts_words]
         fts_match = self._fts_match(fts_words)
         joined = (
             " LEFT JOIN (SELECT rowid, bm25(records_fts) AS score FROM records_fts WHERE records_fts MATCH ?)"
@@ -604,17 +646,9 @@ class Index:
             if fts_match
             else ""
         )
-        hits = [*substring_hits, *(["(m.rowid IS NOT NULL)"] if fts_match else [])]
-        order = [f"({' + '.join(substring_hits)}) DESC"] if substring_hits else []
-        order += ["coalesce(m.score, 0)"] if fts_match else []
-        sql = (
-            f"SELECT CAST(r.json || ',' AS BLOB) FROM records r{joined} WHERE {_in_clause('r.store', stores)}"
-            f" AND {' AND '.join(clauses)} AND ({' OR '.join(hits) or '0'})"
-            f" ORDER BY {', '.join([*order, 'r.updated_at DESC', 'r.id'])}"
-        )
-        head = [fts_match] if fts_match else []
-        all_params = [*head, *stores, *params, *substring_params, *substring_params]
-        return [row[0] for row in self.connection.execute(sql, all_params).fetchall()]
+        hits = [_SUBSTRING_HIT for _ in substring_words] + (["(m.rowid IS NOT NULL)"] if fts_match else [])
+        hit_params: list[object] = [value for word in substring_words for value in [word] * 4]
+        return joined, [fts_match] if fts_match else [], hits, hit_params
 
     @staticmethod
     def _fts_match(words: Sequence[str]) -> str | None:

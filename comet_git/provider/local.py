@@ -21,7 +21,7 @@ from comet_git.errors import (
     RecordFormatError,
     StoreError,
 )
-from comet_git.index import LISTED_KINDS, Index, IndexedRecord, out_of_space
+from comet_git.index import LISTED_KINDS, Index, IndexedRecord, RecordFilter, out_of_space
 from comet_git.looks import forget_look, looked_digests, note_looked
 from comet_git.provider import (
     Amend,
@@ -370,17 +370,26 @@ class LocalProvider:
             with self.session() as index:
                 return QueryResult(index.similar(names, query.similar), [], {})
         states = ("live", "forgotten") if query.include_forgotten else ("live",)
+        where = RecordFilter(
+            ids=query.ids,
+            memory_types=query.memory_types,
+            lifecycles=query.lifecycles,
+            memory_classes=query.memory_classes,
+            authorities=query.authorities,
+            states=states,
+            text=query.text,
+            include_superseded=query.include_superseded or bool(query.ids),
+            conflicting=query.conflicting,
+        )
+        paged = query.limit is not None or query.offset > 0
+        page = (max(query.offset, 0), -1 if query.limit is None else max(query.limit, 0)) if paged else None
         with self.session() as index:
-            found = index.select(
-                names,
-                ids=query.ids,
-                memory_types=query.memory_types,
-                lifecycles=query.lifecycles,
-                states=states,
-                text=query.text,
-                include_superseded=query.include_superseded or bool(query.ids),
-            )
-            result = QueryResult(found, self._invalid(index, stores), {})
+            found = index.select(names, where, page)
+            tally = tuple(index.tally(names, where)) if query.tally else None
+            total = sum(row[-1] for row in tally) if tally is not None else None
+            if paged and total is None:
+                total = index.count(names, where)
+            result = QueryResult(found, self._invalid(index, stores), {}, total=total, tally=tally)
             if query.ids:
                 found_ids = {view.id for view in result.records}
                 if len(found_ids) < len(set(query.ids)):
