@@ -51,6 +51,9 @@ CREATE TABLE IF NOT EXISTS records(
     outcomes TEXT NOT NULL, updated_jd REAL, text_length INTEGER NOT NULL, manifest_length INTEGER NOT NULL,
     title TEXT NOT NULL, summary TEXT NOT NULL, conflicts_with TEXT NOT NULL,
     json TEXT NOT NULL);
+-- Counting without reading the wide rows (Index.tally, Index.counts).
+CREATE INDEX IF NOT EXISTS records_tally ON records(
+    store, state, lifecycle, scope, memory_type, memory_class, authority);
 -- The few records linked as conflicting (`comet memory status`, the Dashboard's overview).
 CREATE INDEX IF NOT EXISTS records_conflicting ON records(store) WHERE conflicts_with != '';
 -- The long texts live beside the records, so that the rows a listing and the director read
