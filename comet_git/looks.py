@@ -5,16 +5,34 @@ the index's rows since.  Standard library only: every command enters it."""
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextvars import ContextVar
+from typing import Protocol
 
-# Within one command (a CLI process, a Dashboard page): the stores whose files were found as
-# the index has them, with the digests of the index's rows then (index.rows_digest).
-_LOOKED: ContextVar[dict[tuple[str, str], tuple[str, ...]] | None] = ContextVar("comet_looked", default=None)
+
+class Watch(Protocol):
+    """What happened in folders since they were last listed (provider/watch.py)."""
+
+    def watch(self, folders: Sequence[str]) -> None: ...
+
+    def disturbed(self, folders: Sequence[str]) -> bool: ...
+
+
+class Looks:
+    """The stores whose files were found as the index has them, with the digests of the
+    index's rows then (index.rows_digest); with a watch, kept from one command to the next
+    while the watch saw nothing happen in their folders."""
+
+    def __init__(self, watch: Watch | None = None) -> None:
+        self.watch = watch
+        self.looked: dict[tuple[str, str], tuple[str, ...]] = {}
+
+
+_LOOKED: ContextVar[Looks | None] = ContextVar("comet_looked", default=None)
 
 
 @contextlib.contextmanager
-def one_look() -> Iterator[None]:
+def one_look(kept: Looks | None = None) -> Iterator[None]:
     """Within this block each store's folders are listed (every file stat'ed) at most once.
 
     A command asks the index for records several times (a remember: the similar records,
@@ -24,8 +42,11 @@ def one_look() -> Iterator[None]:
     profile.md.  Every comet write renames into the folders under the store lock and
     updates the rows and their digests in the same transaction, so the writes of other
     processes are seen; a hand edit made while the command runs is taken in by the next
-    command, as one made a moment later would be."""
-    token = _LOOKED.set({})
+    command, as one made a moment later would be.
+
+    `kept`, with a watch: a long-running process (the Dashboard) keeps its looks from one
+    command to the next, for the stores in whose folders the watch saw nothing happen."""
+    token = _LOOKED.set(kept if kept is not None and kept.watch is not None else Looks())
     try:
         yield
     finally:
@@ -46,19 +67,33 @@ def every_look() -> Iterator[None]:
 def forget_look(index_path: str, store_name: str) -> None:
     """The caller wrote files of `store` that the index does not have yet: the next refresh
     lists the folders."""
-    looked = _LOOKED.get()
-    if looked is not None:
-        looked.pop((index_path, store_name), None)
+    looks = _LOOKED.get()
+    if looks is not None:
+        looks.looked.pop((index_path, store_name), None)
 
 
-def looked_digests(index_path: str, store_name: str) -> tuple[str, ...] | None:
-    """The digests of the rows when this command last found `store`'s files as indexed."""
-    looked = _LOOKED.get()
-    return None if looked is None else looked.get((index_path, store_name))
+def looked_digests(index_path: str, store_name: str, folders: Sequence[str]) -> tuple[str, ...] | None:
+    """The digests of the rows when the store's files (in `folders`) were last found as
+    indexed, unless the watch saw something happen in them since."""
+    looks = _LOOKED.get()
+    if looks is None:
+        return None
+    key = (index_path, store_name)
+    if looks.watch is not None and looks.watch.disturbed(folders):
+        looks.looked.pop(key, None)
+    return looks.looked.get(key)
+
+
+def start_looking(folders: Sequence[str]) -> None:
+    """The folders are about to be listed: from now on, the watch (if any) notes what happens."""
+    looks = _LOOKED.get()
+    if looks is not None and looks.watch is not None:
+        looks.watch.watch(folders)
+        looks.watch.disturbed(folders)  # what happened before this listing, it sees
 
 
 def note_looked(index_path: str, store_name: str, digests: tuple[str, ...]) -> None:
     """The files of `store` are as the index has them, whose rows have these digests."""
-    looked = _LOOKED.get()
-    if looked is not None:
-        looked[(index_path, store_name)] = digests
+    looks = _LOOKED.get()
+    if looks is not None:
+        looks.looked[(index_path, store_name)] = digests

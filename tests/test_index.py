@@ -10,12 +10,14 @@ import pytest
 
 import comet_git.index
 import comet_git.provider.sync
+import comet_git.provider.watch
 import comet_git.records.profile
-from comet_git.looks import one_look
+from comet_git.looks import Looks, one_look
 from comet_git.provider import Correct, Forget, Import, Query, Remember, Rollback
 from comet_git.provider.local import LocalProvider
 from comet_git.provider.repair import repair
 from comet_git.provider.sync import FOLDERS, read_listing
+from comet_git.provider.watch import folder_watch
 from comet_git.provider.writes import StoreWriter
 from comet_git.records.model import Selectors
 from comet_git.store import Home, ScopeStore, read_with_state
@@ -330,3 +332,44 @@ def test_a_remember_and_a_forget_patch_profile_md_as_a_full_render_would_write_i
         index.close()
     assert store.profile_path.read_text(encoding="utf-8") == full
     assert "keep module 1 small" not in full and "Keep the changelog short." in full
+
+
+# -- a long-running process keeps its looks while its watch sees nothing happen ---------------------
+
+needs_inotify = pytest.mark.skipif(comet_git.provider.watch.INotify is None, reason="no inotify here")
+
+
+@needs_inotify
+def test_a_watched_store_is_listed_again_only_when_something_happened_in_it(
+    provider: LocalProvider, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    ids = remember_many(provider, 3)
+    watch = folder_watch()
+    assert watch is not None
+    kept = Looks(watch)
+    with one_look(kept):
+        provider.query(Query())
+    listed = counting_listings(monkeypatch)
+    with one_look(kept):  # the next page: nothing happened in the folders
+        assert len(provider.query(Query()).records) == 3
+    assert listed == []
+    path = provider.project_store.record_path(ids[1])  # type: ignore[union-attr]
+    path.write_text(path.read_text().replace("keep module 1 small", "keep module 1 tiny"))  # in place
+    with one_look(kept):
+        [view] = provider.query(Query(ids=(ids[1],))).records
+    assert "tiny" in view.as_dict()["text"] and view.as_dict()["version"] == 2
+    assert listed
+    watch.close()
+
+
+def test_without_a_watch_a_kept_look_lasts_one_command(
+    provider: LocalProvider, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    remember_many(provider, 2)
+    kept = Looks(None)
+    with one_look(kept):
+        provider.query(Query())
+    listed = counting_listings(monkeypatch)
+    with one_look(kept):
+        provider.query(Query())
+    assert listed

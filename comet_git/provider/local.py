@@ -22,7 +22,7 @@ from comet_git.errors import (
     StoreError,
 )
 from comet_git.index import LISTED_KINDS, Index, IndexedRecord, RecordFilter, out_of_space
-from comet_git.looks import forget_look, looked_digests, note_looked
+from comet_git.looks import forget_look, looked_digests, note_looked, start_looking
 from comet_git.provider import (
     Amend,
     Change,
@@ -300,7 +300,10 @@ class LocalProvider:
         them as indexed and no other process changed the index's rows since."""
         from comet_git.provider.sync import scan
 
-        listed = looked_digests(str(index.path), store.name) != _rows_digests(index, store)
+        folders = [str(store.root), str(store.records_dir), str(store.tombstones_dir)]
+        listed = looked_digests(str(index.path), store.name, folders) != _rows_digests(index, store)
+        if listed:
+            start_looking(folders)
         return scan(index, store, listed=listed), listed
 
     def _note_clean_scan(self, index: Index, store: ScopeStore, found: Scan) -> None:
