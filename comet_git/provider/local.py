@@ -414,6 +414,7 @@ class LocalProvider:
             shown = [c.id for c in selection.candidates[: request.max_entries + VERIFIED_EXTRA]]
             if not self.verify_files(index, shown):
                 for store in self.visible_stores():
+                    forget_look(str(index.path), store.name)  # a file changed since: look again
                     self.refresh(index, store, held=False)
                 selection = select(
                     index.connection, names, request, index.has_fts, everything=every_row, search=index.reader
