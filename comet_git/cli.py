@@ -31,8 +31,11 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 
 def run(as_json: bool, produce: Callable[[], Output]) -> None:
+    from comet_git.looks import one_look
+
     try:
-        output = produce()
+        with one_look():  # one command: each store's files are listed once
+            output = produce()
     except BadOptionError as error:  # a value the option's type could not check: a usage error
         detail = error.message + (f" ({error.hint})" if error.hint else "")
         raise click.BadParameter(detail, param_hint=f"'{error.option}'") from None

@@ -186,6 +186,16 @@ def dispatch(argv: list[str]) -> None:
     # A short-lived process that allocates many small objects: the cyclic garbage
     # collector only costs time here.
     gc.disable()
+    from comet_git.looks import one_look
+
+    with one_look():  # one short command: each store's files are listed once
+        _fast_paths(argv)
+
+
+def _fast_paths(argv: list[str]) -> None:
+    """The commands answered without click (each one short), else click, whose short commands
+    look once each (cli.run); a long-running one (serve, mcp, dashboard) steps out of this
+    look: it serves many commands."""
     hook = parse_fast_agent_hook(argv[1:]) if argv[:1] == ["agent-hook"] else None
     if hook is not None:
         _agent_hook(*hook)
@@ -200,8 +210,10 @@ def dispatch(argv: list[str]) -> None:
     fast = parse_fast_task(argv[1:]) if argv[:1] == ["task"] else None
     if fast is None:
         from comet_git.cli import main as click_main
+        from comet_git.looks import every_look
 
-        click_main(argv)
+        with every_look():
+            click_main(argv)
         return
     from pathlib import Path  # not at the top: `comet --version` needs no pathlib (~5 ms)
 

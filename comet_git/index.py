@@ -6,11 +6,13 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import hashlib
 import json
 import os
 import re
 import sqlite3
 import time
+from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import NamedTuple
@@ -21,9 +23,7 @@ from comet_git.matching.text import terms_of
 from comet_git.records.model import Record
 from comet_git.store import FILE_MODE, FileState, ensure_dir, file_lock, fsync_dir, write_failure
 
-SCHEMA_VERSION = (
-    16  # 16: stemmed terms with concepts (vocabulary.txt), rules indexed by kind of match, conflictsWith
-)
+SCHEMA_VERSION = 17  # 17: the digests of the file rows (listing_digest), racy rows indexed, conflicts_with
 BUSY_TIMEOUT_MS = 15_000
 PURGE_WAIT_MS = 1_000
 
@@ -37,6 +37,8 @@ CREATE TABLE IF NOT EXISTS files(
     mtime_ns INTEGER NOT NULL, size INTEGER NOT NULL, sha256 TEXT NOT NULL,
     racy INTEGER NOT NULL DEFAULT 0, record_id TEXT,
     PRIMARY KEY(store, name));
+-- The few files a scan must look into even when their folder's listing is as indexed.
+CREATE INDEX IF NOT EXISTS files_racy ON files(store, kind) WHERE racy = 1;
 -- Narrow columns first: SQLite reads a row only as far as the last column asked for, so
 -- the Context Director's scan never reaches the JSON at the end.  updated_jd (the Julian day
 -- of updated_at), text_length and manifest_length (title plus summary, in characters) are
@@ -48,8 +50,13 @@ CREATE TABLE IF NOT EXISTS records(
     version INTEGER NOT NULL, created_at TEXT NOT NULL, updated_at TEXT NOT NULL,
     sel_paths TEXT NOT NULL, sel_operations TEXT NOT NULL, sel_phases TEXT NOT NULL, tasks TEXT NOT NULL,
     outcomes TEXT NOT NULL, updated_jd REAL, text_length INTEGER NOT NULL, manifest_length INTEGER NOT NULL,
-    title TEXT NOT NULL, summary TEXT NOT NULL,
+    title TEXT NOT NULL, summary TEXT NOT NULL, conflicts_with TEXT NOT NULL,
     json TEXT NOT NULL);
+-- Counting without reading the wide rows (Index.tally, Index.counts).
+CREATE INDEX IF NOT EXISTS records_tally ON records(
+    store, state, lifecycle, scope, memory_type, memory_class, authority);
+-- The few records linked as conflicting (`comet memory status`, the Dashboard's overview).
+CREATE INDEX IF NOT EXISTS records_conflicting ON records(store) WHERE conflicts_with != '';
 -- The long texts live beside the records, so that the rows a listing and the director read
 -- stay small: the record's text (also inside json) and its search terms.
 CREATE TABLE IF NOT EXISTS record_texts(record INTEGER PRIMARY KEY, body TEXT NOT NULL, terms TEXT NOT NULL);
@@ -105,6 +112,30 @@ _FTS_TABLE = (
 # changed within the same timestamp tick; such "racy" files are re-hashed next time.
 RACY_WINDOW_NS = 2_000_000_000
 
+# The kinds of file whose folder a scan lists (sync.py), each with a digest of its rows.
+LISTED_KINDS = ("record", "tombstone")
+_DIGEST_MASK = (1 << 64) - 1
+
+
+def listing_entry(bare_name: str, mtime_ns: int, size: int) -> int:
+    """One file's share of its folder's digest.  The digest is the sum of the shares (mod
+    2**64) and the count: order does not matter, and one file's change is added and
+    subtracted without looking at the others."""
+    data = f"{bare_name}\0{mtime_ns}\0{size}".encode("utf-8", "surrogateescape")
+    return int.from_bytes(hashlib.blake2b(data, digest_size=8).digest(), "little")
+
+
+def listing_digest(count: int, total: int) -> str:
+    return f"{count}:{total & _DIGEST_MASK:016x}"
+
+
+def _parse_digest(text: str | None) -> tuple[int, int]:
+    count, _, total = (text or "").partition(":")
+    try:
+        return int(count), int(total, 16)
+    except ValueError:
+        return 0, 0
+
 
 class FileRow(NamedTuple):
     name: str
@@ -138,6 +169,23 @@ class IndexedRecord(NamedTuple):
 
 
 RecordFile = tuple[str, str, int | None, int | None, int | None]  # see Index.record_files
+
+
+class RecordFilter(NamedTuple):
+    """Which records a listing wants (Index.select, count, tally)."""
+
+    ids: Sequence[str] = ()
+    memory_types: Sequence[str] = ()
+    lifecycles: Sequence[str] = ()
+    memory_classes: Sequence[str] = ()
+    authorities: Sequence[str] = ()
+    states: Sequence[str] = ("live",)
+    text: str | None = None
+    include_superseded: bool = True
+    conflicting: bool = False  # only the records linked as conflicting with others
+
+
+Page = tuple[int, int]  # (offset, limit): a page of a listing
 
 
 class InvalidFile(NamedTuple):
@@ -177,6 +225,10 @@ class Index:
         self._purge_pending = False
         self.purge_incomplete = False  # deleted text may still be in the files (see transaction)
         self.fresh = False
+        # Changes to the digests of the file rows (rows_digest), written when the transaction
+        # commits: a rebuild puts ten thousand rows, and the digest once.
+        self._digest_changes: dict[tuple[str, str], list[int]] = {}
+        self._in_transaction = False
 
     @classmethod
     def open(cls, path: Path, *, memory_map: bool = True) -> Index:
@@ -231,12 +283,17 @@ class Index:
     def transaction(self) -> Iterator[None]:
         try:
             self.connection.execute("BEGIN IMMEDIATE")
+            self._in_transaction = True
             yield
+            self._write_digests()
             self.connection.execute("COMMIT")
         except BaseException:
+            self._digest_changes.clear()
             with contextlib.suppress(sqlite3.Error):
                 self.connection.execute("ROLLBACK")
             raise
+        finally:
+            self._in_transaction = False
         if self._purge_pending:
             # Old pages of deleted text may still sit in the WAL: fold it into the
             # database (where secure_delete has zeroed them) and truncate it.
@@ -262,12 +319,57 @@ class Index:
 
     # -- files --------------------------------------------------------------
 
-    def file_rows(self, store: str) -> dict[str, FileRow]:
-        rows = self.connection.execute(
-            "SELECT name, kind, mtime_ns, size, sha256, racy, record_id FROM files WHERE store = ?",
-            (store,),
-        )
+    def file_rows(self, store: str, names: Sequence[str] | None = None) -> dict[str, FileRow]:
+        """The rows of `store`'s files (only those `names`, when given)."""
+        sql = "SELECT name, kind, mtime_ns, size, sha256, racy, record_id FROM files WHERE store = ?"
+        params: list[object] = [store]
+        if names is not None:
+            sql += " AND name IN (SELECT value FROM json_each(?))"
+            params.append(json.dumps(list(names)))
+        rows = self.connection.execute(sql, params)
         return {row[0]: FileRow(row[0], row[1], row[2], row[3], row[4], bool(row[5]), row[6]) for row in rows}
+
+    def racy_files(self, store: str, kind: str) -> list[str]:
+        """The bare names of `store`'s files of `kind` that were racy when last seen."""
+        rows = self.connection.execute(
+            "SELECT substr(name, instr(name, '/') + 1) FROM files WHERE store = ? AND kind = ? AND racy = 1",
+            (store, kind),
+        )
+        return [row[0] for row in rows]
+
+    def rows_digest(self, store: str, kind: str) -> str:
+        """The digest (listing_entry) of `store`'s rows of one LISTED_KINDS kind: equal to the
+        digest of the folder's listing when the index has every file as it is on disk."""
+        count, total = _parse_digest(self.get_meta(_digest_key(store, kind)))
+        pending = self._digest_changes.get((store, kind), [0, 0])
+        return listing_digest(count + pending[0], total + pending[1])
+
+    def reset_rows_digest(self, store: str, kind: str, seen: str, digest: str) -> None:
+        """Set the digest of the rows to `digest` (that of a listing found equal to them), unless
+        another process changed it since it was `seen`."""
+        if self.rows_digest(store, kind) == seen:
+            self._digest_changes.pop((store, kind), None)
+            self.set_meta(_digest_key(store, kind), digest)
+
+    def _uncount_file(self, store: str, name: str) -> None:
+        """Take the row of `name`, if any, out of its digest (it is about to change or go)."""
+        row = self.connection.execute(
+            "SELECT kind, mtime_ns, size FROM files WHERE store = ? AND name = ?", (store, name)
+        ).fetchone()
+        if row is not None:
+            self._count_file(store, row[0], name, row[1], row[2], -1)
+
+    def _count_file(self, store: str, kind: str, name: str, mtime_ns: int, size: int, sign: int) -> None:
+        if kind in LISTED_KINDS:
+            change = self._digest_changes.setdefault((store, kind), [0, 0])
+            change[0] += sign
+            change[1] += sign * listing_entry(name.partition("/")[2], mtime_ns, size)
+
+    def _write_digests(self) -> None:
+        for (store, kind), (count, total) in self._digest_changes.items():
+            known_count, known_total = _parse_digest(self.get_meta(_digest_key(store, kind)))
+            self.set_meta(_digest_key(store, kind), listing_digest(known_count + count, known_total + total))
+        self._digest_changes.clear()
 
     def file_stats(self, store: str, kind: str) -> dict[str, tuple[int, int, int]]:
         """Bare file name -> (mtime_ns, size, racy) of one kind of file: all a scan needs."""
@@ -289,14 +391,23 @@ class Index:
         return {row[0]: row[1:] for row in rows}
 
     def put_file(self, store: str, row: FileRow) -> None:
+        self._uncount_file(store, row.name)
         self.connection.execute(
             "INSERT OR REPLACE INTO files(store, name, kind, mtime_ns, size, sha256, racy, record_id)"
             " VALUES(?, ?, ?, ?, ?, ?, ?, ?)",
             (store, row.name, row.kind, row.mtime_ns, row.size, row.sha256, int(row.racy), row.record_id),
         )
+        self._count_file(store, row.kind, row.name, row.mtime_ns, row.size, 1)
+        self._written_outside_transaction()
 
     def drop_file(self, store: str, name: str) -> None:
+        self._uncount_file(store, name)
         self.connection.execute("DELETE FROM files WHERE store = ? AND name = ?", (store, name))
+        self._written_outside_transaction()
+
+    def _written_outside_transaction(self) -> None:
+        if not self._in_transaction:
+            self._write_digests()  # SQLite commits each statement at once: so does the digest
 
     # -- records ------------------------------------------------------------
 
@@ -309,8 +420,9 @@ class Index:
         cursor = self.connection.execute(
             "INSERT INTO records(id, store, file, state, scope, project_key, memory_type, memory_class,"
             " authority, lifecycle, title, summary, tasks, version, created_at, updated_at, json,"
-            " sel_paths, sel_operations, sel_phases, outcomes, updated_jd, text_length, manifest_length)"
-            " VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, julianday(?), ?, ?)",
+            " sel_paths, sel_operations, sel_phases, outcomes, updated_jd, text_length, manifest_length,"
+            " conflicts_with)"
+            " VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, julianday(?), ?, ?, ?)",
             (
                 record.id, store, file, state, record.scope, record.project_key, record.memory_type,
                 record.memory_class, record.authority, record.lifecycle, record.title,
@@ -318,7 +430,7 @@ class Index:
                 record.version, record.created_at, record.updated_at, record_json(record, state),
                 compile_patterns(selectors.paths), _word_set(selectors.operations),
                 _word_set(selectors.phases), _outcomes(record), record.updated_at,
-                len(record.text), len(record.title) + len(summary),
+                len(record.text), len(record.title) + len(summary), " ".join(record.conflicts_with),
             ),
         )  # fmt: skip
         self.connection.execute(
@@ -374,6 +486,17 @@ class Index:
         )
         return [tuple(row) for row in rows]
 
+    def next_of_type(self, store: str, record: Record) -> str | None:
+        """The id of the record that follows `record` among those of its type, in
+        profile_entries' order; None when it comes last."""
+        row = self.connection.execute(
+            "SELECT id FROM records WHERE store = ? AND state = 'live' AND lifecycle != 'superseded'"
+            " AND memory_type = ? AND (created_at > ? OR (created_at = ? AND id > ?))"
+            " ORDER BY created_at, id LIMIT 1",
+            (store, record.memory_type, record.created_at, record.created_at, record.id),
+        ).fetchone()
+        return None if row is None else str(row[0])
+
     def same_text(self, store: str, text: str) -> list[IndexedRecord]:
         rows = self.connection.execute(
             "SELECT r.id, r.store, r.file, r.state, r.json"
@@ -412,92 +535,121 @@ class Index:
         )
         return [IndexedRecord(*row) for row in rows]
 
-    def select(
-        self,
-        stores: Sequence[str],
-        *,
-        ids: Sequence[str] = (),
-        memory_types: Sequence[str] = (),
-        lifecycles: Sequence[str] = (),
-        states: Sequence[str] = ("live",),
-        text: str | None = None,
-        include_superseded: bool = True,
-    ) -> list[bytes]:
+    def select(self, stores: Sequence[str], where: RecordFilter, page: Page | None = None) -> list[bytes]:
         """The matching records as pieces of one JSON array (UTF-8; b"".join them),
-        project scope first, then by type and recency; with `text`, best match first.
+        project scope first, then by type and recency; with a text, best match first;
+        with `page`, only those (offset, limit) of them.
 
         One query per store, so that the (store, state, memory_type, updated_at)
         index delivers rows in order without sorting megabytes of JSON."""
         pieces = [b"["]
-        filters = (ids, memory_types, lifecycles, states)
-        if text and text.strip():
-            pieces += self._select_ranked(stores, *filters, text, include_superseded)
+        if where.text and where.text.strip():
+            pieces += self._select_ranked(stores, where, page)
         else:
+            offset, limit = page or (0, -1)  # SQLite: LIMIT -1 is no limit
             for store in sorted(stores, key=lambda name: name == "global"):
-                pieces += self._select_store(store, *filters, include_superseded)
+                if limit == 0:
+                    break
+                if offset:
+                    size = self.count([store], where)
+                    if offset >= size:  # the page starts in the next store
+                        offset -= size
+                        continue
+                found = self._select_store(store, where, (offset, limit))
+                pieces += found
+                offset = 0
+                limit = limit if limit < 0 else limit - len(found)
         if len(pieces) > 1:
             pieces[-1] = pieces[-1][:-1]  # each record comes with a trailing comma
         pieces.append(b"]")
         return pieces
 
-    def _filters(
-        self,
-        ids: Sequence[str],
-        memory_types: Sequence[str],
-        lifecycles: Sequence[str],
-        states: Sequence[str],
-        include_superseded: bool,
-    ) -> tuple[list[str], list[object]]:
-        clauses = [_in_clause("r.state", states)]
-        params: list[object] = [*states]
-        if not include_superseded:
+    def count(self, stores: Sequence[str], where: RecordFilter) -> int:
+        """How many records `select` would give without a page."""
+        return sum(row[-1] for row in self.tally(stores, where))
+
+    def tally(self, stores: Sequence[str], where: RecordFilter) -> list[tuple[str, str, str, str, str, int]]:
+        """How many of the matching records there are by (scope, memory type, memory class,
+        lifecycle, authority): a status page counts ten thousand records without reading one."""
+        clauses, params = self._clauses(where)
+        joined, head = "", list[object]()
+        if where.text and where.text.strip():
+            joined, head, hits, hit_params = self._text_match(where.text)
+            clauses.append(f"({' OR '.join(hits) or '0'})")
+            params += hit_params
+        # Grouped in the order of records_tally, so that SQLite counts as it reads the index
+        # (no temporary b-tree); the stores and states are summed up here.
+        sql = (
+            "SELECT r.scope, r.memory_type, r.memory_class, r.lifecycle, r.authority, count(*)"
+            f" FROM records r{_conflicting_index(where)}{joined}"
+            f" WHERE {_in_clause('r.store', stores)} AND {' AND '.join(clauses)}"
+            " GROUP BY r.store, r.state, r.lifecycle, r.scope, r.memory_type, r.memory_class, r.authority"
+        )
+        summed: Counter[tuple[str, str, str, str, str]] = Counter()
+        for *fields, count in self.connection.execute(sql, [*head, *stores, *params]):
+            summed[tuple(fields)] += count
+        return [(*fields, count) for fields, count in summed.items()]
+
+    def _clauses(self, where: RecordFilter) -> tuple[list[str], list[object]]:
+        clauses = [_in_clause("r.state", where.states)]
+        params: list[object] = [*where.states]
+        if not where.include_superseded:
             clauses.append("r.lifecycle != 'superseded'")
-        for column, values in (("r.id", ids), ("r.memory_type", memory_types), ("r.lifecycle", lifecycles)):
+        if where.conflicting:
+            clauses.append("r.conflicts_with != ''")
+        for column, values in (
+            ("r.id", where.ids),
+            ("r.memory_type", where.memory_types),
+            ("r.lifecycle", where.lifecycles),
+            ("r.memory_class", where.memory_classes),
+            ("r.authority", where.authorities),
+        ):
             if values:
                 clauses.append(_in_clause(column, values))
                 params.extend(values)
         return clauses, params
 
-    def _select_store(
-        self,
-        store: str,
-        ids: Sequence[str],
-        memory_types: Sequence[str],
-        lifecycles: Sequence[str],
-        states: Sequence[str],
-        include_superseded: bool,
-    ) -> list[bytes]:
-        clauses, params = self._filters(ids, memory_types, lifecycles, states, include_superseded)
+    def _select_store(self, store: str, where: RecordFilter, page: Page) -> list[bytes]:
+        clauses, params = self._clauses(where)
         sql = (
-            "SELECT CAST(r.json || ',' AS BLOB) FROM records r WHERE r.store = ? AND "
+            f"SELECT CAST(r.json || ',' AS BLOB) FROM records r{_conflicting_index(where)}"
+            " WHERE r.store = ? AND "
             + " AND ".join(clauses)
-            + " ORDER BY r.memory_type, r.updated_at DESC, r.id"
+            + " ORDER BY r.memory_type, r.updated_at DESC, r.id LIMIT ? OFFSET ?"
         )
         # Bytes, written out piece by piece: decoding and joining ten thousand strings,
         # some of them Chinese, widens megabytes to UCS-4 and costs more than the query.
-        return [row[0] for row in self.connection.execute(sql, [store, *params]).fetchall()]
+        return [row[0] for row in self.connection.execute(sql, [store, *params, page[1], page[0]]).fetchall()]
 
-    def _select_ranked(
-        self,
-        stores: Sequence[str],
-        ids: Sequence[str],
-        memory_types: Sequence[str],
-        lifecycles: Sequence[str],
-        states: Sequence[str],
-        text: str,
-        include_superseded: bool,
-    ) -> list[bytes]:
-        """The records that contain any word of `text`, best first: most query words, then BM25
+    def _select_ranked(self, stores: Sequence[str], where: RecordFilter, page: Page | None) -> list[bytes]:
+        """The records that contain any word of the text, best first: most query words, then BM25
         (FTS5, over the words as typed and their stems), then the most recent.  Requiring every
         word found nothing when one word was missing.
 
         Words in scripts without spaces (Chinese, Japanese) are matched as substrings, since
         unicode61 keeps a whole run of them as one token; so is every word without FTS5."""
-        clauses, params = self._filters(ids, memory_types, lifecycles, states, include_superseded)
+        assert where.text is not None
+        clauses, params = self._clauses(where)
+        joined, head, hits, hit_params = self._text_match(where.text)
+        substring_hits = [hit for hit in hits if hit == _SUBSTRING_HIT]
+        order = [f"({' + '.join(substring_hits)}) DESC"] if substring_hits else []
+        order += ["coalesce(m.score, 0)"] if joined else []
+        offset, limit = page or (0, -1)
+        sql = (
+            f"SELECT CAST(r.json || ',' AS BLOB) FROM records r{joined} WHERE {_in_clause('r.store', stores)}"
+            f" AND {' AND '.join(clauses)} AND ({' OR '.join(hits) or '0'})"
+            f" ORDER BY {', '.join([*order, 'r.updated_at DESC', 'r.id'])} LIMIT ? OFFSET ?"
+        )
+        substring_params = hit_params[: len(substring_hits) * 4]
+        all_params = [*head, *stores, *params, *hit_params, *substring_params, limit, offset]
+        return [row[0] for row in self.connection.execute(sql, all_params).fetchall()]
+
+    def _text_match(self, text: str) -> tuple[str, list[object], list[str], list[object]]:
+        """How a text search matches: (the join of the FTS5 match, its parameter, the clauses
+        of which any must hold, their parameters)."""
         words = list(dict.fromkeys(word.lower() for word in re.split(r"\s+", text.strip()) if word))
         fts_words = [w for w in words if self.has_fts and _is_fts_word(w)]
-        substring_hits = [_SUBSTRING_HIT for word in words if word not in fts_words]
-        substring_params = [value for word in words if word not in fts_words for value in [word] * 4]
+        substring_words = [word for word in words if word not in fts_words]
         fts_match = self._fts_match(fts_words)
         joined = (
             " LEFT JOIN (SELECT rowid, bm25(records_fts) AS score FROM records_fts WHERE records_fts MATCH ?)"
@@ -505,17 +657,9 @@ class Index:
             if fts_match
             else ""
         )
-        hits = [*substring_hits, *(["(m.rowid IS NOT NULL)"] if fts_match else [])]
-        order = [f"({' + '.join(substring_hits)}) DESC"] if substring_hits else []
-        order += ["coalesce(m.score, 0)"] if fts_match else []
-        sql = (
-            f"SELECT CAST(r.json || ',' AS BLOB) FROM records r{joined} WHERE {_in_clause('r.store', stores)}"
-            f" AND {' AND '.join(clauses)} AND ({' OR '.join(hits) or '0'})"
-            f" ORDER BY {', '.join([*order, 'r.updated_at DESC', 'r.id'])}"
-        )
-        head = [fts_match] if fts_match else []
-        all_params = [*head, *stores, *params, *substring_params, *substring_params]
-        return [row[0] for row in self.connection.execute(sql, all_params).fetchall()]
+        hits = [_SUBSTRING_HIT for _ in substring_words] + (["(m.rowid IS NOT NULL)"] if fts_match else [])
+        hit_params: list[object] = [value for word in substring_words for value in [word] * 4]
+        return joined, [fts_match] if fts_match else [], hits, hit_params
 
     @staticmethod
     def _fts_match(words: Sequence[str]) -> str | None:
@@ -572,6 +716,16 @@ class Index:
             + " ORDER BY store, name"
         )
         return [InvalidFile(*row) for row in self.connection.execute(sql, stores)]
+
+
+def _conflicting_index(where: RecordFilter) -> str:
+    """The few records linked as conflicting are found by their partial index: without
+    statistics, SQLite would rather walk the whole store in order."""
+    return " INDEXED BY records_conflicting" if where.conflicting else ""
+
+
+def _digest_key(store: str, kind: str) -> str:
+    return f"rows:{store}:{kind}"
 
 
 def _outcomes(record: Record) -> str:
@@ -684,10 +838,40 @@ def out_of_space(path: Path, error: sqlite3.Error) -> bool:
     return stats.f_bavail * stats.f_frsize < LOW_SPACE_BYTES
 
 
+# Index files found sound, by path: the state of the database and its WAL when they were.
+_FOUND_SOUND: dict[str, tuple[tuple[int, int, int] | None, ...]] = {}
+
+
 def check_integrity(path: Path) -> str | None:
-    """None when the index file is sound, else what is wrong with it."""
+    """None when the index file is sound, else what is wrong with it.
+
+    PRAGMA quick_check reads every page (80 ms at 10,000 records): a process that asks
+    again (the Dashboard, at each overview) is answered from the last check while neither
+    the database nor its WAL changed since."""
     if not path.exists():
         return "the index does not exist yet"
+    state = _file_states(path)
+    if _FOUND_SOUND.get(str(path)) == state:
+        return None
+    problem = _checked(path)
+    if problem is None and state[0] is not None:
+        _FOUND_SOUND[str(path)] = state
+    return problem
+
+
+def _file_states(path: Path) -> tuple[tuple[int, int, int] | None, ...]:
+    states: list[tuple[int, int, int] | None] = []
+    for suffix in ("", "-wal"):
+        try:
+            stat = os.stat(str(path) + suffix)
+        except FileNotFoundError:
+            states.append(None)
+            continue
+        states.append((stat.st_ino, stat.st_size, stat.st_mtime_ns))
+    return tuple(states)
+
+
+def _checked(path: Path) -> str | None:
     try:
         connection = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
         try:

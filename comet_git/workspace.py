@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
-from comet_git.errors import CometError
+from comet_git.errors import CometError, RecordFormatError
 from comet_git.identity import (
     ProjectFingerprint,
     ProjectIdentity,
@@ -87,6 +87,14 @@ class Workspace(NamedTuple):
         from comet_git import config
 
         return config.effective(key, self.config_layers())
+
+    def setting_or_problem(self, key: str) -> dict[str, Any]:
+        """The setting as JSON (Setting.to_json), or, when a config file cannot be read, what is
+        wrong with it: a status shows the problem instead of failing."""
+        try:
+            return self.setting(key).to_json()
+        except RecordFormatError as error:
+            return {"key": key, "value": None, "source": "error", "file": error.file, "error": str(error)}
 
 
 def open_workspace(path: Path | str = ".") -> Workspace:

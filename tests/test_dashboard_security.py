@@ -153,3 +153,19 @@ def test_a_record_is_rendered_as_markdown_never_as_its_html(repo: Path) -> None:
     assert status == 200
     assert "<strong>bold</strong>" in page
     assert "<script>alert" not in page and "&lt;script&gt;alert(1)&lt;/script&gt;" in page
+
+
+def test_a_record_edited_by_hand_between_two_pages_shows_on_the_next(repo: Path, comet_home: Path) -> None:
+    """The Dashboard lists a store's folders only when its watch saw something happen there:
+    an edit in place, as many editors save, is such a thing."""
+    record = remember(repo, "--text", "Run the linter before committing.")
+    [path] = comet_home.glob(f"projects/*/records/{record['id']}.md")
+    with running_dashboard(repo) as dashboard:
+        cookie = cookie_of(dashboard)
+        for _ in range(2):  # the second page is answered without listing the folders
+            status, _, page = dashboard.request("GET", f"/records/{record['id']}", {"Cookie": cookie})
+            assert status == 200 and "Run the linter" in page
+        path.write_text(path.read_text().replace("Run the linter", "Run the formatter"))
+        _, _, page = dashboard.request("GET", f"/records/{record['id']}", {"Cookie": cookie})
+        assert "Run the formatter" in page  # (version 1, with the linter, is in its history)
+    assert show(repo, record["id"])["version"] == 2

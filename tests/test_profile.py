@@ -3,6 +3,7 @@ of its hand edits."""
 
 from __future__ import annotations
 
+import dataclasses
 import string
 
 import pytest
@@ -12,7 +13,15 @@ from hypothesis import strategies as st
 from comet_git.errors import RecordFormatError
 from comet_git.records.codec import parse_record
 from comet_git.records.model import AUTHORITIES, LIFECYCLES, MEMORY_TYPES, parse_record_mapping
-from comet_git.records.profile import HEADINGS, ProfileEntry, ProfileSection, parse, render
+from comet_git.records.profile import (
+    HEADINGS,
+    ProfileEntry,
+    ProfilePatch,
+    ProfileSection,
+    parse,
+    patch,
+    render,
+)
 
 ONE_LINE_CHARS = st.characters(blacklist_categories=("Cc", "Cs", "Zl", "Zp"))
 LOWER_DIGITS = string.ascii_lowercase + string.digits
@@ -95,6 +104,47 @@ def test_render_then_parse_gives_back_every_section(shown: list[ProfileEntry]) -
     assert [lines[section.line - 1] for section in sections] == [
         f"### {item.title}" for item in in_type_order
     ]
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.lists(entries, min_size=1, max_size=8, unique_by=lambda item: item.id),
+    st.data(),
+)
+def test_a_patch_gives_what_a_full_render_gives(shown: list[ProfileEntry], data: st.DataObject) -> None:
+    """A write patches profile.md instead of rendering ten thousand sections: appending the
+    newest records of their type, rewriting some, removing others gives the same text."""
+    kept = data.draw(st.integers(0, len(shown) - 1))
+    before, added = shown[:kept], shown[kept:]
+    # Each new section goes before the one that follows it in `shown` (of its type), as the index says.
+    inserted = []
+    for position, item in enumerate(shown):
+        if position >= kept:
+            following = [other for other in shown[position + 1 :] if other.memory_type == item.memory_type]
+            known = [other for other in following if other in before or other in inserted_entries(inserted)]
+            inserted.append((item, known[0].id if known else None))
+    assert [item for item, _ in inserted] == added
+    rewritten = {
+        item.id: dataclasses.replace(item, title=item.title + " (v2)", text=item.text + "\nmore")
+        for item in data.draw(st.lists(st.sampled_from(shown), unique_by=lambda item: item.id))
+    }
+    removed = {
+        item.id for item in data.draw(st.lists(st.sampled_from(shown), unique_by=lambda item: item.id))
+    }
+    removed.add("pm-notshown")  # a record that was not shown (superseded): nothing to remove
+    change = ProfilePatch(inserted=inserted, replaced=rewritten, removed=removed)
+    patched = patch(render("acme/app", "/memory", before), change)
+    after = [rewritten.get(item.id, item) for item in shown if item.id not in removed]
+    assert patched == render("acme/app", "/memory", after)
+
+
+def inserted_entries(inserted: list[tuple[ProfileEntry, str | None]]) -> list[ProfileEntry]:
+    return [item for item, _ in inserted]
+
+
+def test_a_patch_that_cannot_find_its_section_asks_for_a_full_render() -> None:
+    content = render("acme/app", "/memory", [entry("pm-aaaa1111", "One", "one")])
+    assert patch(content, ProfilePatch(replaced={"pm-bbbb2222": entry("pm-bbbb2222", "Two", "two")})) is None
 
 
 def test_lines_of_the_text_that_look_like_headings_survive() -> None:

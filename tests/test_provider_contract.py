@@ -261,3 +261,44 @@ def test_what_was_forgotten_is_known_as_forgotten(provider: MachineProvider) -> 
     provider.apply(Forget(gone, permanent=True))
     assert forgotten("Always squash merge") and forgotten("Sign every commit")
     assert forgotten("anything", record_id) and not forgotten("Never forgotten")
+
+
+def test_a_page_of_a_listing_with_its_total_and_tally(provider: MachineProvider) -> None:
+    """A listing of ten thousand records is asked for a page at a time, and counted by the
+    provider: the pages join up to the whole listing, in its order, and the tally counts
+    what matches, not what the page holds."""
+    for number in range(7):
+        remember(provider, f"Project rule {number}: keep step {number} short.")
+    for number in range(3):
+        remember(
+            provider, f"Global rule {number}: answer in English.", scope="global", memory_type="core-profile"
+        )
+    inferred = provider.apply(Remember(text="Maybe run the linter first.", authority="inferred")).id
+    whole = [view.id for view in provider.query(Query()).records]
+    assert len(whole) == 11
+    pages = [provider.query(Query(offset=offset, limit=4)) for offset in range(0, 12, 4)]
+    assert [view.id for page in pages for view in page.records] == whole  # across both stores
+    assert {page.total for page in pages} == {11}
+    counted = provider.query(Query(limit=0, tally=True))
+    assert counted.records == [] and counted.total == 11 and counted.tally is not None
+    by_type: dict[str, int] = {}
+    for scope, memory_type, _, lifecycle, authority, count in counted.tally:
+        by_type[f"{scope}/{memory_type}"] = by_type.get(f"{scope}/{memory_type}", 0) + count
+        assert (authority, lifecycle) in {("explicit", "proven"), ("inferred", "trial")}
+    assert by_type == {"project/collaboration-policy": 8, "global/core-profile": 3}
+    candidates = provider.query(Query(authorities=("inferred",), lifecycles=("trial",)))
+    assert [view.id for view in candidates.records] == [inferred]
+    found = provider.query(Query(text="English", limit=2, tally=True))
+    assert found.total == 3 and len(found.records) == 2
+    assert provider.query(Query(memory_classes=("user-preference",), limit=0)).total == 3
+
+
+def test_the_records_linked_as_conflicting_are_asked_for_alone(provider: MachineProvider) -> None:
+    older = remember(provider, "Use tabs for indentation.")
+    newer = remember(provider, "Use spaces for indentation.")
+    remember(provider, "Keep the changelog short.")
+    assert provider.query(Query(conflicting=True, limit=0)).total == 0
+    provider.apply(Amend(newer, (("conflicts_with", (older,)),), reason="linked"))
+    provider.apply(Amend(older, (("conflicts_with", (newer,)),), reason="linked"))
+    linked = provider.query(Query(conflicting=True))
+    assert sorted(view.id for view in linked.records) == sorted([older, newer])

@@ -9,7 +9,7 @@ from typing import Any
 
 from comet_git.commands import Output
 from comet_git.errors import CometError, NotARepositoryError
-from comet_git.journal.events import EVENT_TYPES
+from comet_git.journal.events import EVENT_TYPES, event_summary
 from comet_git.journal.log import Journal, JournalProblem
 from comet_git.learning.capture import capture_signal
 from comet_git.workspace import Workspace
@@ -41,21 +41,11 @@ def list_events(ws: Workspace, event_type: str | None, limit: int | None) -> Out
     if limit is not None:
         events = events[-limit:]
     data = {"schema": JOURNAL_SCHEMA, "events": events, "problems": [p.to_json() for p in problems]}
-    lines = [f"{e['at']}  {e['type']:<14} {e['eventId']}  {_summary(e)}" for e in events]
+    lines = [f"{e['at']}  {e['type']:<14} {e['eventId']}  {event_summary(e)}" for e in events]
     if not lines:
         lines.append("no events" + (f" of type {event_type}" if event_type else " yet"))
     lines.extend(f"problem: {p.file}:{p.line}: {p.kind} line skipped ({p.error})" for p in problems)
     return Output(data, "\n".join(lines) + "\n")
-
-
-def _summary(event: dict[str, Any]) -> str:
-    context = event.get("context", {})
-    if event["type"] == "repo.commit":
-        return f"{str(context.get('commit', ''))[:10]} {context.get('subject', '')}"
-    if event["type"] == "user.signal":
-        signal = event.get("signal", {})
-        return f"[{signal.get('kind', '?')}] {signal.get('text', '')}"
-    return ", ".join(f"{k}={v}" for k, v in context.items() if isinstance(v, (str, int, bool)))[:120]
 
 
 def import_history(

@@ -6,7 +6,7 @@ import json
 from typing import Any
 
 from comet_git.commands import Output
-from comet_git.errors import CometError, NotARepositoryError, RecordFormatError
+from comet_git.errors import CometError, NotARepositoryError
 from comet_git.provider import Correct, Forget, Query, RecordView, Remember, Rollback
 from comet_git.records.model import Selectors
 from comet_git.workspace import Workspace
@@ -216,13 +216,6 @@ def _list_text(records: list[RecordView], invalid: list[dict[str, Any]], filtere
     return "\n".join(lines) + "\n"
 
 
-def _setting_or_problem(ws: Workspace, key: str) -> dict[str, Any]:
-    try:
-        return ws.setting(key).to_json()
-    except RecordFormatError as error:
-        return {"key": key, "value": None, "source": "error", "file": error.file, "error": str(error)}
-
-
 def journal_status(ws: Workspace) -> dict[str, Any]:
     from comet_git.journal.log import DONE, Journal, JournalProblem
 
@@ -272,7 +265,7 @@ def status(ws: Workspace) -> Output:
     provider = ws.provider()
     report = provider.status()
     conflicts = report.conflicts + unsettled_conflicts(provider)
-    settings = {key: _setting_or_problem(ws, key) for key in ("memory.learning", "memory.retrieval")}
+    settings = {key: ws.setting_or_problem(key) for key in ("memory.learning", "memory.retrieval")}
     from comet_git.diagnostics import recent_failures
 
     journal = journal_status(ws)

@@ -28,6 +28,8 @@ from comet_git.dashboard import pages
 from comet_git.dashboard.security import CSRF_FIELD, Guard, Secrets, check_csrf
 from comet_git.diagnostics import log_failure
 from comet_git.errors import CometError, NotFoundError
+from comet_git.looks import Looks, one_look
+from comet_git.provider.watch import folder_watch
 from comet_git.records.model import KNOWN_OPERATIONS, KNOWN_PHASES
 from comet_git.workspace import Workspace
 
@@ -66,6 +68,8 @@ class Dashboard:
         self.keys = keys
         # One memory call at a time: the provider's index connection is not shared across threads.
         self.lock = threading.Lock()
+        # A page lists a store's folders only when something happened in them since the last.
+        self.looks = Looks(folder_watch())
         self.templates = jinja2.Environment(
             loader=jinja2.PackageLoader("comet_git.dashboard", "templates"),
             autoescape=True,
@@ -104,7 +108,7 @@ class Dashboard:
 
     async def _run(self, request: Request, handler: Callable[[Request], Response]) -> Response:
         def locked() -> Response:
-            with self.lock:
+            with self.lock, one_look(self.looks):  # a page is one command
                 try:
                     return handler(request)
                 except CometError as error:

@@ -11,14 +11,16 @@ import difflib
 import json
 import re
 from collections import Counter
+from collections.abc import Iterable
 from typing import Any, NamedTuple
 
 from comet_git.commands import journal as journal_commands
 from comet_git.commands import memory as memory_commands
 from comet_git.commands import task as task_commands
 from comet_git.errors import InvalidInputError
-from comet_git.journal.events import EVENT_TYPES
-from comet_git.provider import Amend, Correct, Forget, Provider, Query, QueryResult, Rollback
+from comet_git.journal.events import EVENT_TYPES, event_summary
+from comet_git.learning.consolidate import unsettled_conflicts
+from comet_git.provider import TALLIED, Amend, Correct, Forget, Query, QueryResult, Rollback, TallyRow
 from comet_git.records.model import AUTHORITIES, LIFECYCLES, MEMORY_CLASSES, MEMORY_TYPES, SCOPES
 from comet_git.workspace import Workspace, project_file
 
@@ -51,27 +53,22 @@ def parse_records(texts: list[bytes]) -> list[dict[str, Any]]:
     return [json.loads(text) for text in texts]
 
 
-def field_counts(texts: list[bytes]) -> dict[str, Counter[str]]:
-    """How often each value of the COUNTED fields occurs, in one pass over the unparsed records.
-    Inside a JSON string every quote is escaped, so `"key": "` only matches a real key, and these
-    keys occur once a record, at its top level (evidence and application use other names)."""
-    counts: dict[str, Counter[str]] = {key: Counter() for key in COUNTED.values()}
-    # Counted in C: a loop in Python over fifty thousand matches took longer than the query.
-    for (key, value), times in Counter(COUNTED_FIELD.findall(b"\n".join(texts))).items():
-        counts[key.decode()][value.decode()] = times
-    return {name: counts[key] for name, key in COUNTED.items()}
+COUNTED = dict(zip(("scope", "type", "class", "lifecycle", "authority"), TALLIED, strict=True))
 
 
-COUNTED = {
-    "scope": "scope",
-    "type": "memoryType",
-    "class": "memoryClass",
-    "lifecycle": "lifecycle",
-    "authority": "authority",
-}
-COUNTED_FIELD = re.compile(
-    rb'"(' + b"|".join(key.encode() for key in COUNTED.values()) + rb')":\s*"([^"\\]*)"'
-)
+def field_counts(tally: Iterable[TallyRow]) -> dict[str, Counter[str]]:
+    """How many records have each value of each COUNTED field."""
+    counts: dict[str, Counter[str]] = {name: Counter() for name in COUNTED}
+    for *values, count in tally:
+        for name, value in zip(COUNTED, values, strict=True):
+            counts[name][value] += count
+    return counts
+
+
+def tally_of(records: Iterable[dict[str, Any]]) -> tuple[TallyRow, ...]:
+    """QueryResult.tally from the records themselves (a provider that does not count)."""
+    found = Counter(tuple(str(record[key]) for key in TALLIED) for record in records)
+    return tuple((*values, count) for values, count in found.items())  # type: ignore[misc]
 
 
 # -- overview -----------------------------------------------------------------------
@@ -79,7 +76,8 @@ COUNTED_FIELD = re.compile(
 
 def overview(ws: Workspace) -> dict[str, Any]:
     provider = ws.provider()
-    texts = record_texts(provider.query(Query()))
+    counted = provider.query(Query(limit=0, tally=True))  # counted by the index: no record is read
+    tally = counted.tally if counted.tally is not None else tally_of(parse_records(record_texts(counted)))
     report = provider.status()
     invalid = [item.to_json() for store in report.stores for item in store.invalid]
     status = {
@@ -88,17 +86,16 @@ def overview(ws: Workspace) -> dict[str, Any]:
         "project": _project(ws),
         "index": report.index,
         "stores": [store.to_json() for store in report.stores],
-        "conflicts": report.conflicts + _contradictions(provider, texts),
-        "switches": {key: memory_commands._setting_or_problem(ws, key) for key in SWITCHES},
+        "conflicts": report.conflicts + unsettled_conflicts(provider),
+        "switches": {key: ws.setting_or_problem(key) for key in SWITCHES},
         "journal": memory_commands.journal_status(ws),
     }
-    candidates = sum(1 for text in texts if CANDIDATE.search(text) and TRIAL.search(text))
     return {
         "status": status,
-        "counts": field_counts(texts),
-        "total": len(texts),
+        "counts": field_counts(tally),
+        "total": sum(row[-1] for row in tally),
         "invalid": invalid,
-        "candidates": candidates,
+        "candidates": sum(row[-1] for row in tally if row[4] == "inferred" and row[3] == "trial"),
         # Checked now if HEAD or the records moved since the last check: a page may take the time.
         "stale": sorted(ws.stale().items()),
     }
@@ -122,20 +119,7 @@ def _project(ws: Workspace) -> dict[str, Any] | None:
     return project
 
 
-def _contradictions(provider: Provider, texts: list[bytes]) -> list[dict[str, Any]]:
-    """What `comet memory status` lists as conflicts, asked for only when a record links one
-    (each question is a query of every record)."""
-    from comet_git.learning.consolidate import unsettled_conflicts
-
-    if not any(LINKS_CONFLICT.search(text) for text in texts):
-        return []
-    return unsettled_conflicts(provider)  # type: ignore[arg-type]
-
-
-LINKS_CONFLICT = re.compile(rb'"conflictsWith":\s*\["')
 CITES_EVENT = re.compile(rb'"event":\s*"')
-CANDIDATE = re.compile(rb'"authority":\s*"inferred"')
-TRIAL = re.compile(rb'"lifecycle":\s*"trial"')
 
 
 def set_switch(ws: Workspace, key: str, value: str) -> str:
@@ -158,42 +142,47 @@ class RecordPage(NamedTuple):
 
 def list_records(ws: Workspace, filters: dict[str, str], page: int) -> RecordPage:
     """One page of the records matching `filters` (the keys of RECORD_FILTERS, `q` and
-    `selector`): the provider filters what its Query can, the rest is filtered here."""
+    `selector`): the provider filters and pages what its Query can, the selector is
+    looked for here."""
     for name, allowed in RECORD_FILTERS.items():
         if filters.get(name) and filters[name] not in allowed:
             raise InvalidInputError(f"unknown {name} {filters[name]!r}", hint="one of " + ", ".join(allowed))
     query = Query(
         scopes=(filters["scope"],) if filters.get("scope") else SCOPES,
-        memory_types=(filters["type"],) if filters.get("type") else (),
-        lifecycles=(filters["lifecycle"],) if filters.get("lifecycle") else (),
+        memory_types=_one(filters, "type"),
+        lifecycles=_one(filters, "lifecycle"),
+        memory_classes=_one(filters, "class"),
+        authorities=_one(filters, "authority"),
         text=filters.get("q") or None,
         include_superseded=filters.get("lifecycle") == "superseded",
     )
     if query.scopes == ("project",) and ws.project_key is None:
         return RecordPage([], 0, 1, 1)
-    texts = record_texts(ws.provider().query(query))
-    if filters.get("class") or filters.get("authority") or filters.get("selector"):
-        matching = [
-            record for record in parse_records(_prefiltered(texts, filters)) if _matches(record, filters)
-        ]
-        total = len(matching)
-        pages = max(1, -(-total // PAGE_SIZE))
-        page = min(max(page, 1), pages)
-        return RecordPage(matching[(page - 1) * PAGE_SIZE : page * PAGE_SIZE], total, page, pages)
-    pages = max(1, -(-len(texts) // PAGE_SIZE))
+    provider = ws.provider()
+    if filters.get("selector"):
+        every = parse_records(record_texts(provider.query(query)))
+        return _paged([record for record in every if _matches(record, filters)], page)
+    page = max(page, 1)
+    found = provider.query(query._replace(offset=(page - 1) * PAGE_SIZE, limit=PAGE_SIZE))
+    total = found.total
+    if total is None:  # a provider that does not filter or page by these: all of them came
+        every = parse_records(record_texts(found))
+        return _paged([record for record in every if _matches(record, filters)], page)
+    pages = max(1, -(-total // PAGE_SIZE))
+    if page > pages:  # past the end: the last page
+        found = provider.query(query._replace(offset=(pages - 1) * PAGE_SIZE, limit=PAGE_SIZE))
+        page = pages
+    return RecordPage(parse_records(record_texts(found)), total, page, pages)
+
+
+def _one(filters: dict[str, str], name: str) -> tuple[str, ...]:
+    return (filters[name],) if filters.get(name) else ()
+
+
+def _paged(records: list[dict[str, Any]], page: int) -> RecordPage:
+    pages = max(1, -(-len(records) // PAGE_SIZE))
     page = min(max(page, 1), pages)
-    shown = parse_records(texts[(page - 1) * PAGE_SIZE : page * PAGE_SIZE])
-    return RecordPage(shown, len(texts), page, pages)
-
-
-def _prefiltered(texts: list[bytes], filters: dict[str, str]) -> list[bytes]:
-    """The records that may match, by a look at their text: only those are parsed."""
-    needles = [
-        re.compile(rb'"' + key.encode() + rb'":\s*"' + re.escape(filters[name].encode()) + rb'"')
-        for name, key in (("class", "memoryClass"), ("authority", "authority"))
-        if filters.get(name)
-    ]
-    return [text for text in texts if all(needle.search(text) for needle in needles)]
+    return RecordPage(records[(page - 1) * PAGE_SIZE : page * PAGE_SIZE], len(records), page, pages)
 
 
 def _matches(record: dict[str, Any], filters: dict[str, str]) -> bool:
@@ -285,7 +274,7 @@ def is_candidate(record: dict[str, Any]) -> bool:
 
 def candidates(ws: Workspace) -> list[dict[str, Any]]:
     """Inferred records still on trial, newest first."""
-    found = ws.provider().query(Query(lifecycles=("trial",))).records
+    found = ws.provider().query(Query(lifecycles=("trial",), authorities=("inferred",))).records
     listed = [record for record in (view.as_dict() for view in found) if is_candidate(record)]
     return sorted(listed, key=lambda record: (record["createdAt"], record["id"]), reverse=True)
 
@@ -362,7 +351,7 @@ def journal(ws: Workspace, event_type: str | None, episode: str | None) -> dict[
             if item.get("event"):
                 caused.setdefault(item["event"], []).append(record)
     for event in events:
-        event["summary"] = journal_commands._summary(event)
+        event["summary"] = event_summary(event)
         event["learned"] = caused.get(event["eventId"], [])
     events.reverse()  # newest first
     episodes = sorted({event["episodeId"] for event in data["events"] if event["episodeId"]})

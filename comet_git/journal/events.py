@@ -42,6 +42,18 @@ REQUIRED_KEYS = ("schema", "eventId", "episodeId", "type", "at", "scope", "actor
 SCOPES = ("global", "project")
 
 
+def event_summary(event: Mapping[str, Any]) -> str:
+    """One line for a person about an event (its JSON): a commit's id and subject, a
+    signal's kind and text, else its plain context values."""
+    context = event.get("context", {})
+    if event["type"] == "repo.commit":
+        return f"{str(context.get('commit', ''))[:10]} {context.get('subject', '')}"
+    if event["type"] == "user.signal":
+        signal = event.get("signal", {})
+        return f"[{signal.get('kind', '?')}] {signal.get('text', '')}"
+    return ", ".join(f"{k}={v}" for k, v in context.items() if isinstance(v, (str, int, bool)))[:120]
+
+
 def stable_id(prefix: str, *parts: str) -> str:
     """A deterministic id: the same source facts give the same id (hook, import, replay)."""
     digest = _sha256("\x1f".join(parts).encode("utf-8")).hexdigest()

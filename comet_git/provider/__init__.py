@@ -60,6 +60,19 @@ class Query(NamedTuple):
     # learning never learns again what the person forgot.
     forgotten_text: str | None = None
     forgotten_id: str | None = None
+    memory_classes: tuple[str, ...] = ()
+    authorities: tuple[str, ...] = ()
+    conflicting: bool = False  # only the records linked as conflicting with others (conflictsWith)
+    # A page of the listing: `offset` records skipped, at most `limit` given (None: all of them);
+    # the result's `total` says how many match in all.
+    offset: int = 0
+    limit: int | None = None
+    tally: bool = False  # also count the matching records by TALLIED fields (QueryResult.tally)
+
+
+# What QueryResult.tally counts by, in its rows' order (each row ends with the count).
+TALLIED = ("scope", "memoryType", "memoryClass", "lifecycle", "authority")
+TallyRow = tuple[str, str, str, str, str, int]
 
 
 class ArchivedFile(NamedTuple):
@@ -83,6 +96,8 @@ class QueryResult(NamedTuple):
     selection: Selection | None = None  # for a `task` query: the applicable records, best first
     archive: tuple[ArchivedFile, ...] = ()  # for an `export` query
     forgotten: bool = False  # for a `forgotten_text` query
+    total: int | None = None  # with a `limit` or a `tally`: how many records match in all
+    tally: tuple[TallyRow, ...] | None = None  # for a `tally` query
 
     @property
     def records(self) -> list[RecordView]:

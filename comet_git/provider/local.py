@@ -21,7 +21,8 @@ from comet_git.errors import (
     RecordFormatError,
     StoreError,
 )
-from comet_git.index import Index, IndexedRecord, out_of_space
+from comet_git.index import LISTED_KINDS, Index, IndexedRecord, RecordFilter, out_of_space
+from comet_git.looks import forget_look, looked_digests, note_looked, start_looking
 from comet_git.provider import (
     Amend,
     Change,
@@ -54,6 +55,7 @@ from comet_git.store import Home, ScopeStore, all_or_nothing, file_lock, write_f
 
 if TYPE_CHECKING:
     from comet_git.provider.candidates import TaskRequest
+    from comet_git.provider.sync import Scan
     from comet_git.provider.writes import StoreWriter
 
 FULL_SCAN_SECONDS = 60.0  # the hot path rescans every file at most this often (in the background)
@@ -260,42 +262,61 @@ class LocalProvider:
                     writer = StoreWriter(index, store)
                     yield writer
                     writer.render_profile()
+                # What was written is indexed as written: this command need not list it again.
+                note_looked(str(index.path), store.name, _rows_digests(index, store))
 
     def refresh(self, index: Index, store: ScopeStore, *, held: bool, quick: bool = False) -> list[str]:
         """Bring the index up to date with `store`'s files; returns notes on hand edits taken in.
 
         `quick` (the agent's hot path) trusts the index when the store's folders and
         profile.md are as the last full scan left them and that scan is recent; an older
-        scan is redone in the background, so the agent is served at once."""
+        scan is redone in the background, so the agent is served at once.  Within one
+        command (freshness.one_look) the folders are listed once."""
         if not store.exists():
             return []
         if quick and self._quick_check(index, store):
             return []
-        from comet_git.provider.sync import StoreSync, scan  # not on the hot path
+        from comet_git.provider.sync import StoreSync  # not on the hot path
 
-        found = scan(index, store)
+        found, listed = self._scan(index, store)
         if found.clean and store.profile_path.exists():
-            self._note_clean_scan(index, store, found.clean_listings)
+            if listed:
+                self._note_clean_scan(index, store, found)
+            note_looked(str(index.path), store.name, _rows_digests(index, store))
             return []
         with contextlib.ExitStack() as stack:
             if not held and not stack.enter_context(store.lock(wait=False)):
                 stack.enter_context(store.lock())
-                found = scan(index, store)  # another process was writing: look again
+                found, _ = self._scan(index, store)  # another process was writing: look again
             with all_or_nothing(), index.transaction():  # a hand edit is taken in whole, or not
-                return StoreSync(index, store).run(found).notes
+                _mend_digests(index, store, found)
+                notes = StoreSync(index, store).run(found).notes
+            note_looked(str(index.path), store.name, _rows_digests(index, store))
+            return notes
         return []
 
-    def _note_clean_scan(self, index: Index, store: ScopeStore, listings: dict[str, str]) -> None:
+    def _scan(self, index: Index, store: ScopeStore) -> tuple[Scan, bool]:
+        """The scan, and whether it listed the folders: not when this command already found
+        them as indexed and no other process changed the index's rows since."""
+        from comet_git.provider.sync import scan
+
+        folders = [str(store.root), str(store.records_dir), str(store.tombstones_dir)]
+        listed = looked_digests(str(index.path), store.name, folders) != _rows_digests(index, store)
+        if listed:
+            start_looking(folders)
+        return scan(index, store, listed=listed), listed
+
+    def _note_clean_scan(self, index: Index, store: ScopeStore, found: Scan) -> None:
         """Remember what a clean full scan saw, writing only what changed: a write on every
         read-only command would leave WAL pages for each process to checkpoint on close."""
         now = time.time()
-        wanted = dict(listings)
-        wanted[marks_key(store)] = folder_marks(store) or ""
+        wanted = {marks_key(store): folder_marks(store) or ""}
         if now - float(index.get_meta(scanned_key(store)) or 0) > FULL_SCAN_SECONDS / 2:
             wanted[scanned_key(store)] = str(now)
         changes = {key: value for key, value in wanted.items() if index.get_meta(key) != value}
-        if changes:
+        if changes or found.mended:
             with index.transaction():
+                _mend_digests(index, store, found)
                 for key, value in changes.items():
                     index.set_meta(key, value)
 
@@ -352,17 +373,26 @@ class LocalProvider:
             with self.session() as index:
                 return QueryResult(index.similar(names, query.similar), [], {})
         states = ("live", "forgotten") if query.include_forgotten else ("live",)
+        where = RecordFilter(
+            ids=query.ids,
+            memory_types=query.memory_types,
+            lifecycles=query.lifecycles,
+            memory_classes=query.memory_classes,
+            authorities=query.authorities,
+            states=states,
+            text=query.text,
+            include_superseded=query.include_superseded or bool(query.ids),
+            conflicting=query.conflicting,
+        )
+        paged = query.limit is not None or query.offset > 0
+        page = (max(query.offset, 0), -1 if query.limit is None else max(query.limit, 0)) if paged else None
         with self.session() as index:
-            found = index.select(
-                names,
-                ids=query.ids,
-                memory_types=query.memory_types,
-                lifecycles=query.lifecycles,
-                states=states,
-                text=query.text,
-                include_superseded=query.include_superseded or bool(query.ids),
-            )
-            result = QueryResult(found, self._invalid(index, stores), {})
+            found = index.select(names, where, page)
+            tally = tuple(index.tally(names, where)) if query.tally else None
+            total = sum(row[-1] for row in tally) if tally is not None else None
+            if paged and total is None:
+                total = index.count(names, where)
+            result = QueryResult(found, self._invalid(index, stores), {}, total=total, tally=tally)
             if query.ids:
                 found_ids = {view.id for view in result.records}
                 if len(found_ids) < len(set(query.ids)):
@@ -384,6 +414,7 @@ class LocalProvider:
             shown = [c.id for c in selection.candidates[: request.max_entries + VERIFIED_EXTRA]]
             if not self.verify_files(index, shown):
                 for store in self.visible_stores():
+                    forget_look(str(index.path), store.name)  # a file changed since: look again
                     self.refresh(index, store, held=False)
                 selection = select(
                     index.connection, names, request, index.has_fts, everything=every_row, search=index.reader
@@ -571,6 +602,7 @@ class LocalProvider:
                     raise InvalidInputError(f"import: {change.id} is already used in {owner}")
                 written = restore(store, change.files)
                 if written:
+                    forget_look(str(index.path), store.name)  # files the index does not have yet
                     self.refresh(index, store, held=True)
             return ChangeResult("imported" if written else "unchanged", change.id, _view_of(index, change.id))
 
@@ -674,6 +706,17 @@ class LocalProvider:
             invalid=self._invalid(index, [store]),
             profile=str(store.profile_path),
         )
+
+
+def _rows_digests(index: Index, store: ScopeStore) -> tuple[str, ...]:
+    return tuple(index.rows_digest(store.name, kind) for kind in LISTED_KINDS)
+
+
+def _mend_digests(index: Index, store: ScopeStore, found: Scan) -> None:
+    """Digests of the rows found wrong (an index of an older comet, a killed command): set to
+    those of the listings found equal to the rows.  The caller holds a transaction."""
+    for kind, (seen, digest) in found.mended.items():
+        index.reset_rows_digest(store.name, kind, seen, digest)
 
 
 def _without_secrets(change: Change) -> Change:

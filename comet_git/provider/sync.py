@@ -12,12 +12,11 @@ from __future__ import annotations
 
 import json
 import os
-import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from comet_git.errors import CometError, RecordFormatError
-from comet_git.index import FileRow, Index
+from comet_git.index import FileRow, Index, listing_digest, listing_entry
 from comet_git.provider.writes import StoreWriter, record_name
 from comet_git.records import profile, tombstones
 from comet_git.records.codec import parse_record
@@ -42,87 +41,91 @@ class Scan:
     changed: list[tuple[str, str]]  # (kind, name)
     missing: list[tuple[str, str]]
     profile_changed: bool
-    # Listing digests found clean file by file, for the index to remember.
-    clean_listings: dict[str, str] = field(default_factory=dict)
+    # Folders whose listing equals the rows, though the digest of the rows said otherwise:
+    # kind -> (the digest of the rows as seen, the listing's digest), for the index to mend.
+    mended: dict[str, tuple[str, str]] = field(default_factory=dict)
 
     @property
     def clean(self) -> bool:
         return not (self.changed or self.missing or self.profile_changed)
 
 
-Listing = list[tuple[str, int, int]]  # (name, mtime_ns, size), sorted
+Listing = list[tuple[str, int, int]]  # (name, mtime_ns, size), in no particular order
+FOLDERS = ((RECORD, "records", ".md"), (TOMBSTONE, "tombstones", ".json"))
 
 
-def listing_key(store: ScopeStore, kind: str) -> str:
-    return f"listing:{store.name}:{kind}"
-
-
-def scan(index: Index, store: ScopeStore) -> Scan:
+def scan(index: Index, store: ScopeStore, *, listed: bool = True) -> Scan:
     """Compare the store's files with the index by stat alone; no file is read.
 
-    Each folder's listing (names, mtimes, sizes) is digested; when the digest is the
-    one the index remembers, the folder is unchanged and its ten thousand rows need
-    not even be fetched."""
+    Each folder's listing (names, mtimes, sizes) is digested; when the digest is the one of
+    the index's rows (index.rows_digest, kept up to date by every write), the folder is
+    unchanged and its ten thousand rows need not even be fetched: only the few files that
+    were "racy" when last seen are looked at again.  Without `listed` the folders are not
+    listed at all (the caller knows they are as indexed): only the racy files and
+    profile.md are looked at."""
     changed: list[tuple[str, str]] = []
     missing: list[tuple[str, str]] = []
-    clean: dict[str, str] = {}
-    for kind, directory, suffix in ((RECORD, "records", ".md"), (TOMBSTONE, "tombstones", ".json")):
-        listing = read_listing(store.root / directory, suffix)
-        digest = listing_digest(listing)
-        key = listing_key(store, kind)
-        if index.get_meta(key) == digest:
+    mended: dict[str, tuple[str, str]] = {}
+    for kind, directory, suffix in FOLDERS:
+        seen = index.rows_digest(store.name, kind)
+        if listed:
+            listing, digest = read_listing(store.root / directory, suffix)
+        if not listed or digest == seen:
+            changed.extend((kind, f"{directory}/{name}") for name in index.racy_files(store.name, kind))
             continue
-        new, gone = _compare(listing, index.file_stats(store.name, kind))
+        new, gone, equal = _compare(listing, index.file_stats(store.name, kind))
         changed.extend((kind, f"{directory}/{name}") for name in new)
         missing.extend((kind, f"{directory}/{name}") for name in gone)
-        if not new and not gone:
-            clean[key] = digest
-    profile_row = index.file_stats(store.name, PROFILE).get("profile.md")
-    return Scan(sorted(changed), sorted(missing), _profile_changed(profile_row, store.profile_path), clean)
+        if equal:
+            mended[kind] = (seen, digest)
+    profile_row = index.file_rows(store.name, ["profile.md"]).get("profile.md")
+    return Scan(sorted(changed), sorted(missing), _profile_changed(profile_row, store.profile_path), mended)
 
 
-def read_listing(directory: Path, suffix: str) -> Listing:
-    """This loop runs over every record on every command; it is kept lean on purpose."""
+def read_listing(directory: Path, suffix: str) -> tuple[Listing, str]:
+    """The folder's files and their digest (index.listing_entry).  This loop runs over every
+    record at least once a command; it is kept lean on purpose."""
     listing: Listing = []
+    total = 0
     try:
         entries = os.scandir(directory)
     except FileNotFoundError:
-        return listing
+        return listing, listing_digest(0, 0)
     with entries:
         for entry in entries:
             name = entry.name
             if name.endswith(suffix) and name[0] != ".":
                 stat = entry.stat()
                 listing.append((name, stat.st_mtime_ns, stat.st_size))
-    listing.sort()
-    return listing
+                total += listing_entry(name, stat.st_mtime_ns, stat.st_size)
+    return listing, listing_digest(len(listing), total)
 
 
-def listing_digest(listing: Listing) -> str:
-    text = repr(listing).encode("utf-8", "surrogateescape")
-    return f"{len(listing)}:{zlib.crc32(text):08x}{zlib.adler32(text):08x}"
-
-
-def _compare(listing: Listing, known: dict[str, tuple[int, int, int]]) -> tuple[list[str], list[str]]:
-    """(new or changed names, vanished names); a "racy" row counts as changed."""
+def _compare(listing: Listing, known: dict[str, tuple[int, int, int]]) -> tuple[list[str], list[str], bool]:
+    """(new or changed names, vanished names, whether the stats are all as indexed); a
+    "racy" row counts as changed (its content is looked at again), not as a different stat."""
     changed: list[str] = []
+    different = False
     lookup = known.get
     for name, mtime_ns, size in listing:
         row = lookup(name)
-        if row is None or row[2] or row[0] != mtime_ns or row[1] != size:
+        if row is None or row[0] != mtime_ns or row[1] != size:
+            changed.append(name)
+            different = True
+        elif row[2]:
             changed.append(name)
     if len(listing) - len([1 for name, _, _ in listing if name not in known]) == len(known):
-        return changed, []
+        return changed, [], not different
     present = {name for name, _, _ in listing}
-    return changed, sorted(name for name in known if name not in present)
+    return changed, sorted(name for name in known if name not in present), False
 
 
-def _profile_changed(row: tuple[int, int, int] | None, path: Path) -> bool:
+def _profile_changed(row: FileRow | None, path: Path) -> bool:
     try:
         stat = path.stat()
     except FileNotFoundError:
         return row is not None
-    return row is None or bool(row[2]) or row[0] != stat.st_mtime_ns or row[1] != stat.st_size
+    return row is None or row.racy or row.mtime_ns != stat.st_mtime_ns or row.size != stat.st_size
 
 
 class StoreSync:
@@ -146,8 +149,9 @@ class StoreSync:
         self.report = SyncReport()
 
     def run(self, found: Scan) -> SyncReport:
-        # Full rows (hashes, record ids) only now that something did change.
-        self.known = self.index.file_rows(self.store.name)
+        # Full rows (hashes, record ids) only of the files that did change.
+        names = [name for _, name in found.changed + found.missing]
+        self.known = self.index.file_rows(self.store.name, names)
         # Tombstones first, so that a record file next to its own tombstone is recognised.
         for kind, name in found.changed:
             if kind == TOMBSTONE:
@@ -308,9 +312,14 @@ class StoreSync:
         path = self.store.root / name
         try:
             data, state = read_with_state(path)
-            stone = tombstones.Tombstone.from_json(json.loads(data))
         except FileNotFoundError:
             return
+        known = self.known.get(name)
+        if known is not None and known.sha256 == state.sha256:
+            self.index.put_file(self.store.name, FileRow.of(name, TOMBSTONE, state, known.record_id))
+            return  # touched (or racy when last seen), not changed
+        try:
+            stone = tombstones.Tombstone.from_json(json.loads(data))
         except (ValueError, KeyError, TypeError) as error:
             self.index.set_invalid(self.store.name, name, None, f"not a valid tombstone: {error}")
             return

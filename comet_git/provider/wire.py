@@ -22,6 +22,7 @@ from comet_git.errors import (
 )
 from comet_git.provider import (
     PROVIDER_SCHEMA,
+    TALLIED,
     Amend,
     ArchivedFile,
     Change,
@@ -38,6 +39,7 @@ from comet_git.provider import (
     Rollback,
     StatusReport,
     StoreStatus,
+    TallyRow,
 )
 from comet_git.records.model import Evidence, Selectors
 
@@ -182,6 +184,12 @@ def query_to_json(query: Query) -> dict[str, Any]:
         "export": query.export,
         "forgottenText": query.forgotten_text,
         "forgottenId": query.forgotten_id,
+        "memoryClasses": list(query.memory_classes),
+        "authorities": list(query.authorities),
+        "conflicting": query.conflicting,
+        "offset": query.offset,
+        "limit": query.limit,
+        "tally": query.tally,
     }
 
 
@@ -203,6 +211,13 @@ def query_from_json(value: Any) -> Query:
         export=_field(data, "export", bool, where),
         forgotten_text=_optional(data, "forgottenText", str, where),
         forgotten_id=_optional(data, "forgottenId", str, where),
+        # Absent from an older client's query: its defaults.
+        memory_classes=_strings(data, "memoryClasses", where) if "memoryClasses" in data else (),
+        authorities=_strings(data, "authorities", where) if "authorities" in data else (),
+        conflicting=bool(_optional(data, "conflicting", bool, where)),
+        offset=_optional(data, "offset", int, where) or 0,
+        limit=_optional(data, "limit", int, where),
+        tally=bool(_optional(data, "tally", bool, where)),
     )
 
 
@@ -286,6 +301,8 @@ def query_result_to_bytes(result: QueryResult) -> bytes:
             selection=None if result.selection is None else selection_to_json(result.selection),
             archive=[archived_to_json(item) for item in result.archive],
             forgotten=result.forgotten,
+            total=result.total,
+            tally=None if result.tally is None else [list(row) for row in result.tally],
         )
     )
     records = b"".join(result.records_json) or b"[]"
@@ -304,7 +321,25 @@ def query_result_from_json(data: Mapping[str, Any]) -> QueryResult:
         None if selection is None else selection_from_json(selection),
         archive_from_json(data.get("archive")),
         _field(data, "forgotten", bool, where),
+        _optional(data, "total", int, where),
+        tally_from_json(data.get("tally")),
     )
+
+
+def tally_from_json(value: Any) -> tuple[TallyRow, ...] | None:
+    """QueryResult.tally from its JSON (None from a server that does not count)."""
+    if value is None:
+        return None
+    if not isinstance(value, list):
+        raise WireError(f"query result: 'tally' has the wrong type ({type(value).__name__})")
+    rows: list[TallyRow] = []
+    for row in value:
+        shaped = isinstance(row, list) and len(row) == len(TALLIED) + 1
+        if not shaped or not all(isinstance(item, str) for item in row[:-1]) or type(row[-1]) is not int:
+            raise WireError(f"query result: a tally row is {row!r}")
+        scope, memory_type, memory_class, lifecycle, authority, count = row
+        rows.append((scope, memory_type, memory_class, lifecycle, authority, count))
+    return tuple(rows)
 
 
 def archived_to_json(item: ArchivedFile) -> dict[str, Any]:

@@ -89,8 +89,9 @@ class StoreWriter:
     def __init__(self, index: Index, store: ScopeStore) -> None:
         self.index = index
         self.store = store
-        # What profile.md needs: {} nothing, {id: entry} sections to patch, None a full render.
-        self.profile_changes: dict[str, profile.ProfileEntry] | None = {}
+        # What profile.md needs: an empty patch nothing, a patch the sections to change, None a
+        # full render.
+        self.profile_changes: profile.ProfilePatch | None = profile.ProfilePatch()
 
     def profile_changed(self, record: Record | None = None, previous: Record | None = None) -> None:
         """Note a change the projection must show: a record whose section can be patched in
@@ -104,9 +105,24 @@ class StoreWriter:
             and "superseded" not in (record.lifecycle, previous.lifecycle)
         )
         if same_place and record is not None:
-            self.profile_changes[record.id] = profile.ProfileEntry.of(record)
+            self.profile_changes.replaced[record.id] = profile.ProfileEntry.of(record)
         else:
             self.profile_changes = None
+
+    def _profile_created(self, record: Record) -> None:
+        """A new record's section goes before the section that follows it (the projection
+        lists each type oldest first): at the end of its heading, unless another was created
+        in the same second."""
+        if self.profile_changes is None:
+            return
+        if record.lifecycle == "superseded":
+            return  # not shown
+        following = self.index.next_of_type(self.store.name, record)
+        self.profile_changes.inserted.append((profile.ProfileEntry.of(record), following))
+
+    def _profile_removed(self, record_id: str) -> None:
+        if self.profile_changes is not None:
+            self.profile_changes.removed.add(record_id)
 
     # -- reading what is there ------------------------------------------------
 
@@ -140,7 +156,7 @@ class StoreWriter:
         path = self.store.record_path(record.id)
         written = atomic_write(path, render_record(record), expected=ABSENT)
         self._index_file(path, record, written)
-        self.profile_changed()
+        self._profile_created(record)
         RecordHistory(self.store, record.id).log("create", source, None, record.version)
         return record
 
@@ -199,7 +215,7 @@ class StoreWriter:
     # -- forget ---------------------------------------------------------------
 
     def forget(self, record_id: str, *, permanent: bool, source: str = "command") -> tombstones.Tombstone:
-        self.profile_changed()
+        self._profile_removed(record_id)
         if permanent:
             self._remove_leftovers()
         existing = tombstones.read(self.store, record_id)
@@ -212,7 +228,9 @@ class StoreWriter:
                     else f"`comet memory rollback --id {record_id}` brings it back",
                 )
             versions = self._all_versions(record_id, self._forgotten_content(record_id))
-            return self._erase(record_id, tombstones.make_permanent(self.store, existing), versions)
+            stone = tombstones.make_permanent(self.store, existing)
+            self._index_tombstone(record_id)
+            return self._erase(record_id, stone, versions)
         path, raw, state, current = self.live_file(record_id)
         stone = tombstones.write(self.store, current, raw, permanent=permanent)
         try:
@@ -221,6 +239,7 @@ class StoreWriter:
             tombstones.remove(self.store, record_id)
             raise
         self._drop_file(path)
+        self._index_tombstone(record_id)
         if permanent:
             return self._erase(record_id, stone, self._all_versions(record_id, current))
         RecordHistory(self.store, record_id).log("forget", source, current.version, None)
@@ -235,8 +254,9 @@ class StoreWriter:
 
     def forget_from_snapshot(self, record: Record, source: str) -> None:
         """A record whose file the user deleted by hand: tombstone it from the index's copy."""
-        self.profile_changed()
+        self._profile_removed(record.id)
         tombstones.write(self.store, record, render_record(record), permanent=False)
+        self._index_tombstone(record.id)
         RecordHistory(self.store, record.id).log("forget", source, record.version, None)
         self.index.put_record(
             self.store.name,
@@ -401,7 +421,7 @@ class StoreWriter:
     def render_profile(self) -> None:
         """Bring profile.md up to date with the changes noted, unless the user changed it
         since we last wrote it (the next sync reads their edit first)."""
-        if self.profile_changes == {} and self.store.profile_path.exists():
+        if self.profile_changes is not None and not self.profile_changes and self.store.profile_path.exists():
             return
         key = f"profile:{self.store.name}"
         path = self.store.profile_path
@@ -424,7 +444,7 @@ class StoreWriter:
                 atomic_write(path, data, expected=expected)
             except ConcurrentEditError:
                 return
-        self.profile_changes = {}
+        self.profile_changes = profile.ProfilePatch()
         self.index.set_meta(key, sha256_bytes(data))
         self.index.set_meta(f"profile-rejected:{self.store.name}", "")
         self.index.put_file(
@@ -436,7 +456,7 @@ class StoreWriter:
         """profile.md with only the changed sections rewritten, or None when a full render is needed."""
         if on_disk is None or not self.profile_changes:
             return None
-        patched = profile.patch(on_disk.decode("utf-8"), list(self.profile_changes.values()))
+        patched = profile.patch(on_disk.decode("utf-8"), self.profile_changes)
         return None if patched is None else patched.encode("utf-8")
 
     def profile_content(self) -> str:
@@ -451,6 +471,13 @@ class StoreWriter:
         self.index.put_file(self.store.name, FileRow.of(name, "record", written, record.id))
         self.index.put_record(self.store.name, name, record, "live")
         self.index.clear_invalid(self.store.name, name)
+
+    def _index_tombstone(self, record_id: str) -> None:
+        """The tombstone just written, as a scan would index it: the next one need not read it."""
+        path = tombstones.metadata_path(self.store, record_id)
+        _, state = read_with_state(path)
+        row = FileRow.of(record_name(path, self.store), "tombstone", state, record_id)
+        self.index.put_file(self.store.name, row)
 
     def _drop_file(self, path: Path) -> None:
         self.index.drop_file(self.store.name, record_name(path, self.store))

@@ -10,7 +10,7 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from comet_git.errors import RecordFormatError
 from comet_git.records.model import ID_PATTERN, MEMORY_TYPES, Record
@@ -79,16 +79,53 @@ def render_section(entry: ProfileEntry) -> str:
     )
 
 
-def patch(content: str, entries: Iterable[ProfileEntry]) -> str | None:
-    """`content` (a profile.md this module rendered) with these entries' sections
-    rewritten in place: the same text a full render would give, for a fraction of
-    the work.  None when a section cannot be found."""
-    for entry in entries:
+@dataclass
+class ProfilePatch:
+    """What changed in a projection, for patch: sections of new records inserted before the
+    section of the record that follows them (None: at the end of their heading), rewritten
+    in place, or removed."""
+
+    inserted: list[tuple[ProfileEntry, str | None]] = field(default_factory=list)
+    replaced: dict[str, ProfileEntry] = field(default_factory=dict)
+    removed: set[str] = field(default_factory=set)
+
+    def __bool__(self) -> bool:
+        return bool(self.inserted or self.replaced or self.removed)
+
+
+def patch(content: str, change: ProfilePatch) -> str | None:
+    """`content` (a profile.md this module rendered) with `change` made to its sections: the
+    same text a full render would give, for a fraction of the work.  None when a section
+    to rewrite, or a heading, cannot be found.  A section to remove that is not there was
+    not shown (a superseded record): nothing to do."""
+    for entry, before in change.inserted:
+        at = _insertion_point(content, entry.memory_type, before)
+        if at is None:
+            return None
+        content = content[:at] + render_section(entry) + content[at:]
+    for entry in change.replaced.values():
         span = _section_span(content, entry.id)
         if span is None:
             return None
         content = content[: span[0]] + render_section(entry) + content[span[1] :]
+    for record_id in sorted(change.removed):
+        span = _section_span(content, record_id)
+        if span is not None:
+            content = content[: span[0]] + content[span[1] :]
     return content
+
+
+def _insertion_point(content: str, memory_type: str, before: str | None) -> int | None:
+    """Where a section goes: at the start of the section of `before`, or at the end of the
+    heading of `memory_type`."""
+    if before is not None:
+        span = _section_span(content, before)
+        return None if span is None else span[0]
+    heading = content.find(f"\n## {HEADINGS[memory_type]}\n")
+    if heading < 0:
+        return None
+    end = content.find("\n## ", heading + 1)
+    return len(content) if end < 0 else end
 
 
 def _section_span(content: str, record_id: str) -> tuple[int, int] | None:
