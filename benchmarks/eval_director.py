@@ -642,6 +642,11 @@ def evaluate(
 _ROWS = ("P@5", "P@5 ceiling", "R@5", "nDCG@10", "MRR", "forbidden delivered", "requests with a leak")
 
 
+def is_held_out(path: Path) -> bool:
+    """Whether a set is held out, however its path was given (relative, through a link)."""
+    return path.resolve().parent == HELDOUT_DIR.resolve()
+
+
 def print_summary(evaluations: Sequence[Evaluation], paths: Sequence[Path]) -> None:
     """One line a set: what was tuned on beside what was held out."""
     print(f"\n{'set':<26}{'role':<10}{'nDCG@10':>8}{'R@5':>7}{'en':>7}{'zh':>7}{'leaks':>6}"
@@ -649,7 +654,7 @@ def print_summary(evaluations: Sequence[Evaluation], paths: Sequence[Path]) -> N
     for evaluation, path in zip(evaluations, paths, strict=True):
         figures = evaluation.figures()
         ours = figures["comet"]
-        role = "held-out" if path.parent == HELDOUT_DIR else "tuned"
+        role = "held-out" if is_held_out(path) else "tuned"
         start = figures.get("sessionStart", {}).get("standing rules in full", "-")
         print(
             f"{evaluation.name:<26}{role:<10}{ours['nDCG@10']:>8}{ours['R@5']:>7}"
@@ -788,8 +793,7 @@ def main() -> None:
             print(json.dumps(figures, ensure_ascii=False, indent=2), file=stdout)
         else:
             for evaluation, path in zip(evaluations, sets, strict=True):
-                held_out = path.parent == HELDOUT_DIR
-                print_report(evaluation, args.details, weak=not held_out or args.show_heldout)
+                print_report(evaluation, args.details, weak=not is_held_out(path) or args.show_heldout)
             print_summary(evaluations, sets)
             print(f"\ngate: {leaks} forbidden items delivered by comet task (must be 0)")
     sys.exit(1 if leaks else 0)

@@ -183,7 +183,9 @@ def main() -> None:
     parser.add_argument("--data", type=Path, default=DEV_SET, help=f"the labelled set (default {DEV_SET})")
     args = parser.parse_args()
 
-    named = [("dev", args.data)]
+    # A held-out set is scored, never shown, however it is named on the command line.
+    given_held_out = args.data.resolve().parent == HELDOUT_DIR.resolve()
+    named = [(f"held-out:{args.data.stem}" if given_held_out else "dev", args.data)]
     if args.extra or args.all:
         named.append(("extra", EXTRA_SET))
     if args.all:
