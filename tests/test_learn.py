@@ -438,8 +438,9 @@ def test_an_application_outcome_counts_once(repo: Path) -> None:
 
 
 def test_a_corrected_inferred_record_is_listed_for_re_reflection(repo: Path) -> None:
-    [created] = delta(repo, {"action": "create", "statement": "Pin every dependency in requirements.txt"})
-    application = deliver(repo, "add a dependency to requirements.txt")[created["id"]]
+    # (No file named: one the repository lacks would make the record stale, listed at every learn.)
+    [created] = delta(repo, {"action": "create", "statement": "Pin every dependency to an exact version"})
+    application = deliver(repo, "add a dependency, pinned to an exact version")[created["id"]]
     ok("task", "--application", application, "--outcome", "corrected", cwd=repo)
     report = ok("learn", cwd=repo)
     assert [item["id"] for item in report["reflect"]] == [created["id"]]

@@ -106,19 +106,22 @@ def _offer_stale(ws: Workspace, report: LearnReport) -> None:
     stale = ws.stale()
     if not stale:
         return
+    listed = {item["id"]: item for item in report.reflect}  # already there for an outcome
     for view in ws.provider().query(Query(ids=tuple(sorted(stale)), scopes=("project",))).records:
         record = view.as_dict()
         if record["authority"] != "inferred" or record["lifecycle"] == "superseded":
             continue
         reasons = stale[view.id]
+        note = f"may be stale ({'; '.join(reasons[:3])})"
+        if view.id in listed:
+            listed[view.id].update(stale=reasons, reason=f"{listed[view.id]['reason']}; {note}")
+            continue
         report.reflect.append(
             {
                 "id": view.id,
                 "stale": reasons,
-                "reason": (
-                    f"may be stale ({'; '.join(reasons[:3])}): check it against the repository, then"
-                    " `comet memory apply` an update, a supersede or a forget"
-                ),
+                "reason": f"{note}: check it against the repository, then `comet memory apply` an update,"
+                " a supersede or a forget",
             }
         )
 
