@@ -60,7 +60,8 @@ class Workspace(NamedTuple):
         id -> the reasons (provider/staleness.py).  Empty outside a repository, and for a
         Remote provider (its records are checked where the repository is).  Without `compute`,
         only the cached verdicts (see stale_records)."""
-        if self.location is None or self.project_key is None:
+        remote = self.setting("memory.provider").value == "remote"
+        if self.location is None or self.project_key is None or remote:
             return {}
         store = self.home.project_store(self.project_key)
         if not store.records_dir.is_dir():
