@@ -316,8 +316,8 @@ class Index:
                 record.memory_class, record.authority, record.lifecycle, record.title,
                 summary, "\n".join(selectors.tasks),
                 record.version, record.created_at, record.updated_at, record_json(record, state),
-                compile_patterns(selectors.paths), _word_set(selectors.operations),
-                _word_set(selectors.phases), _outcomes(record), record.updated_at,
+                compile_patterns(selectors.paths), word_set(selectors.operations),
+                word_set(selectors.phases), outcome_counts(record), record.updated_at,
                 len(record.text), len(record.title) + len(summary),
             ),
         )  # fmt: skip
@@ -574,7 +574,7 @@ class Index:
         return [InvalidFile(*row) for row in self.connection.execute(sql, stores)]
 
 
-def _outcomes(record: Record) -> str:
+def outcome_counts(record: Record) -> str:
     """The outcome counts ranking needs, as "used-successfully ignored corrected failure"."""
     if record.application is None:
         return ""
@@ -583,7 +583,7 @@ def _outcomes(record: Record) -> str:
     return " ".join(str(counts.count(name)) for name in names)
 
 
-def _word_set(values: Sequence[str]) -> str:
+def word_set(values: Sequence[str]) -> str:
     """',edit,commit,': lowercase words a SQL instr() can look for (selectors match case-insensitively)."""
     return "," + ",".join(value.lower() for value in values) + "," if values else ""
 
