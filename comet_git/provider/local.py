@@ -448,7 +448,7 @@ class LocalProvider:
         ]
 
     def apply(self, change: Change) -> ChangeResult:
-        change = _without_secrets(change)
+        change = without_secrets(change)
         if isinstance(change, Remember):
             return self._remember(change)
         if isinstance(change, Import):
@@ -684,7 +684,7 @@ def corrected_fields(current: Record, change: Correct) -> dict[str, Any]:
     }
 
 
-def _without_secrets(change: Change) -> Change:
+def without_secrets(change: Change) -> Change:
     """What a person or an agent asks to store is redacted like the journal: no record, history
     version, profile.md or index row ever holds the secret."""
     if not isinstance(change, (Remember, Correct)):
