@@ -1,0 +1,71 @@
+"""A throwaway PostgreSQL server for tests: the system's PostgreSQL binaries (which .ci/run installs),
+a temporary data directory, a free port on 127.0.0.1 and a Unix socket in the temporary directory.
+
+initdb refuses to run as root: as root the server runs as the `postgres` system user, the
+directory chowned to it.  Each test module gets a database of its own (`database`)."""
+
+from __future__ import annotations
+
+import glob
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+from tests.serving import free_port
+
+
+def bindir() -> Path:
+    """Where the server's binaries are: pg_config's BINDIR, else the Debian layout."""
+    pg_config = shutil.which("pg_config")
+    if pg_config is not None:
+        found = subprocess.run([pg_config, "--bindir"], capture_output=True, text=True, check=False)
+        candidate = Path(found.stdout.strip())
+        if found.returncode == 0 and (candidate / "initdb").exists():
+            return candidate
+    installed = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"))
+    if not installed:
+        raise AssertionError("PostgreSQL is not installed: .ci/run apt-installs the postgresql package")
+    return Path(installed[-1]).parent
+
+
+class PostgresServer:
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self.data = root / "pgdata"
+        self.socket_dir = root / "socket"
+        self.port = free_port()
+        self.bin = bindir()
+        self.as_root = os.geteuid() == 0
+
+    def _run(self, *command: str) -> None:
+        prefix = ["runuser", "-u", "postgres", "--"] if self.as_root else []
+        done = subprocess.run([*prefix, *command], capture_output=True, text=True, check=False)
+        if done.returncode != 0:
+            raise AssertionError(f"{' '.join(command)} failed: {done.stdout}{done.stderr}")
+
+    def start(self) -> PostgresServer:
+        self.socket_dir.mkdir(parents=True)
+        if self.as_root:
+            shutil.chown(self.root, "postgres", "postgres")
+            shutil.chown(self.socket_dir, "postgres", "postgres")
+        self._run(str(self.bin / "initdb"), "-D", str(self.data), "-U", "postgres", "-A", "trust",
+                  "-E", "UTF8", "--no-locale", "--no-sync")  # fmt: skip
+        options = f"-p {self.port} -k {self.socket_dir} -h 127.0.0.1 -F -c max_connections=200"
+        self._run(str(self.bin / "pg_ctl"), "-D", str(self.data), "-l", str(self.root / "server.log"),
+                  "-o", options, "-w", "start")  # fmt: skip
+        return self
+
+    def stop(self) -> None:
+        self._run(str(self.bin / "pg_ctl"), "-D", str(self.data), "-m", "fast", "-w", "stop")
+
+    def url(self, database: str = "postgres") -> str:
+        return f"postgresql://postgres@127.0.0.1:{self.port}/{database}"
+
+    def create_database(self, name: str) -> str:
+        """A new empty database; its URL."""
+        import psycopg
+
+        with psycopg.connect(self.url(), autocommit=True) as connection:
+            connection.execute(f'CREATE DATABASE "{name}"')
+        return self.url(name)
