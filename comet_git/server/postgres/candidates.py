@@ -59,7 +59,7 @@ class PostgresRows:
         every = list(dict.fromkeys(t for slot in wanted for t in (slot.token, *slot.concepts)))
         query = any_of(every)
         total, length = self.connection.execute(
-            "SELECT count(*), coalesce(sum(terms_count), 0) FROM records WHERE owner = %s", (self.owner,)
+            "SELECT count(*), coalesce(sum(fts_length), 0) FROM records WHERE owner = %s", (self.owner,)
         ).fetchone() or (0, 0)
         if not total:
             return {}
@@ -79,7 +79,7 @@ class PostgresRows:
                        FTS5_MIN_IDF) for t in searched]  # fmt: skip
         best = self.connection.execute(
             "SELECT r.rowid, r.terms, sum(w.idf * (array_length(u.positions, 1) * (%(k1)s + 1))"
-            "     / (array_length(u.positions, 1) + %(k1)s * (1 - %(b)s + %(b)s * r.terms_count / %(avg)s)))"
+            "     / (array_length(u.positions, 1) + %(k1)s * (1 - %(b)s + %(b)s * r.fts_length / %(avg)s)))"
             " AS score"
             " FROM records r, unnest(r.terms_vector) u,"
             " unnest(%(tokens)s::text[], %(weights)s::float8[]) w(token, idf)"

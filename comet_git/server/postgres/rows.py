@@ -20,7 +20,7 @@ UNICODE61_WORD = re.compile(r"[^\W_]+")
 RECORD_COLUMNS = (
     "store", "state", "scope", "memory_type", "authority", "lifecycle", "version", "updated_at",
     "updated_jd", "sel_paths", "sel_operations", "sel_phases", "tasks", "outcomes", "text_length",
-    "manifest_length", "title", "summary", "body", "terms", "terms_count", "conflicts_with", "json",
+    "manifest_length", "title", "summary", "body", "terms", "fts_length", "conflicts_with", "json",
     "markdown",
 )  # fmt: skip
 
@@ -90,7 +90,10 @@ def record_values(store: str, record: Record, state: str, markdown: str) -> dict
         "summary": summary,
         "body": record.text,
         "terms": terms,
-        "terms_count": len(terms.split()),
+        "fts_length": sum(
+            len(UNICODE61_WORD.findall(text))
+            for text in (record.title, summary, record.text, " ".join(selectors.tasks), terms)
+        ),
         "terms_vector": lexemes(terms.split(), positions=True),
         "tasks_vector": lexemes(UNICODE61_WORD.findall(" ".join(selectors.tasks).lower())),
         "conflicts_with": list(record.conflicts_with),

@@ -45,7 +45,9 @@ CREATE TABLE records (
     -- The search terms, tokens of the project's own tokenizer (stems, concepts, Chinese bigrams),
     -- kept as they are: the same tokens the local index searches.
     terms text NOT NULL,
-    terms_count integer NOT NULL,
+    -- The row's length as SQLite's FTS5 counts it for BM25: the unicode61 tokens of title, summary,
+    -- text, tasks and terms together.
+    fts_length integer NOT NULL,
     terms_vector tsvector NOT NULL,
     -- The words of `tasks` as SQLite's unicode61 tokenizer reads them (the keyword pre-filter).
     tasks_vector tsvector NOT NULL,
