@@ -11,6 +11,7 @@ import itertools
 import json
 import os
 import subprocess
+import sys
 import threading
 from collections.abc import Iterator, Sequence
 from pathlib import Path
@@ -361,3 +362,15 @@ def test_a_bad_database_is_a_clear_error(url: str, said: str, tmp_path: Path) ->
 def test_the_password_never_reaches_a_message() -> None:
     result = run_comet("serve", "migrate", "--database", "postgresql://ana:s3cret-pw@127.0.0.1:1/comet")
     assert result.exit_code == 1 and "s3cret-pw" not in result.stderr and "***" in result.stderr
+
+
+def test_psycopg_is_imported_only_for_a_database() -> None:
+    """The embedded backend, the CLI and the Remote client never load the PostgreSQL driver."""
+    probe = (
+        "import sys, comet_git.cli, comet_git.server.app, comet_git.server.run, comet_git.commands.serve;"
+        " from comet_git.commands.serve import token_store; import pathlib;"
+        " token_store(pathlib.Path('unused'), None).__enter__();"
+        " print(sorted(m for m in sys.modules if m.startswith(('psycopg', 'comet_git.server.postgres'))))"
+    )
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "[]"
