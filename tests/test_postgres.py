@@ -1,15 +1,14 @@
 """`comet serve --database`: what the PostgreSQL backend adds to the contract suite
-(tests/test_provider_contract.py runs it over this backend too): the director's results equal
-Local's on the labelled sets, a store moves Local -> PostgreSQL -> Local losslessly, one user
+(tests/test_provider_contract.py and tests/test_remote.py run over this backend too; the
+latter's director test finds the same deliveries as Local's on the labelled sets): a store
+moves Local -> PostgreSQL -> Local losslessly, one user
 never reaches another's records, races are settled by the database, a permanent forget leaves
 nothing behind, and the migrations and a bad database are handled as the CLI promises."""
 
 from __future__ import annotations
 
-import contextlib
 import itertools
 import json
-import os
 import subprocess
 import sys
 import threading
@@ -25,9 +24,8 @@ from comet_git.provider import ArchivedFile, Correct, Forget, Import, Query, Rem
 from comet_git.provider.local import LocalProvider
 from comet_git.provider.remote import RemoteProvider
 from comet_git.store import Home
-from tests.clihelp import invoke, run_comet
+from tests.clihelp import run_comet
 from tests.serving import Server, free_port
-from tests.test_director_eval import EXTRA, _comet, _git, _runner
 
 PROJECT = "app-0123abcd"
 USERS = itertools.count()
@@ -72,63 +70,6 @@ def copy_store(source: Any, target: Any, scopes: tuple[str, ...] = ("global", "p
         source.query(Query(scopes=scopes, export=True)).archive
     ).items():
         assert target.apply(Import(record_id, scope, files)).action in ("imported", "unchanged")
-
-
-# -- the director's results --------------------------------------------------------------------
-
-
-def delivered(answers: Sequence[Any]) -> dict[str, list[str]]:
-    return {
-        answer.query["key"]: [
-            item["id"] for where in ("context", "manifest") for item in answer.output[where]
-        ]
-        for answer in answers
-    }
-
-
-@contextlib.contextmanager
-def environment(**values: str) -> Iterator[None]:
-    saved = dict(os.environ)
-    os.environ.update(values)
-    try:
-        yield
-    finally:
-        os.environ.clear()
-        os.environ.update(saved)
-
-
-@pytest.mark.parametrize("which", ["dev", "extra"])
-def test_the_director_delivers_the_same_over_postgres(
-    which: str, server: Server, clients: list[RemoteProvider], comet_home: Path, tmp_path: Path
-) -> None:
-    """Each labelled set loaded through the CLI into a Local store, every request answered; the
-    store copied into the PostgreSQL-backed server (export, import); the same requests answered
-    through Remote: the same ids, in the same order, in context and manifest."""
-    runner = _runner()
-    path = runner.DEV_SET if which == "dev" else EXTRA
-    if not path.exists():
-        pytest.skip(f"{path} is not available here")
-    dataset = runner.load_dataset(path)
-    loaded = runner.setup(dataset, tmp_path / "eval", _comet, _git)
-    local = runner.run_queries(dataset, loaded, _comet)
-    local_starts = runner.run_session_starts(dataset, loaded, _comet)
-
-    token = server.create_token(f"eval{next(USERS)}")
-    for project in sorted(p.name for p in (comet_home / "projects").iterdir()):
-        with contextlib.closing(
-            RemoteProvider(Home(comet_home), project, server.url, token, timeout=30)
-        ) as to:
-            copy_store(LocalProvider(Home(comet_home), project), to)
-    for key, value in (("memory.provider", "remote"), ("memory.remote.url", server.url)):
-        assert invoke("config", "set", "--global", key, value).exit_code == 0
-    with environment(COMET_REMOTE_TOKEN=token):
-        remote = runner.run_queries(dataset, loaded, _comet)
-        remote_starts = runner.run_session_starts(dataset, loaded, _comet)
-
-    expected, found = delivered(local), delivered(remote)
-    differing = {key: (expected[key], found[key]) for key in expected if expected[key] != found[key]}
-    assert not differing, f"{len(differing)} of {len(expected)} requests differ: {differing}"
-    assert remote_starts == local_starts
 
 
 # -- moving a store ----------------------------------------------------------------------------
