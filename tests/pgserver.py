@@ -2,17 +2,23 @@
 a temporary data directory, a free port on 127.0.0.1 and a Unix socket in the temporary directory.
 
 initdb refuses to run as root: as root the server runs as the `postgres` system user, the
-directory chowned to it.  Each test module gets a database of its own (`database`)."""
+directory chowned to it.  Each test module gets a database of its own (`create_database`).
+Standard library only: benchmarks/bench_serve_load.py starts its throwaway server with it too."""
 
 from __future__ import annotations
 
 import glob
 import os
 import shutil
+import socket
 import subprocess
 from pathlib import Path
 
-from tests.serving import free_port
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
 
 
 def bindir() -> Path:
@@ -44,14 +50,17 @@ class PostgresServer:
         if done.returncode != 0:
             raise AssertionError(f"{' '.join(command)} failed: {done.stdout}{done.stderr}")
 
-    def start(self) -> PostgresServer:
+    def start(self, *, durable: bool = False) -> PostgresServer:
+        """initdb and start.  Tests run without fsync (-F: a throwaway server); a benchmark's server
+        is `durable`, as the embedded backend beside it is (its writes are fsynced)."""
         self.socket_dir.mkdir(parents=True)
         if self.as_root:
             shutil.chown(self.root, "postgres", "postgres")
             shutil.chown(self.socket_dir, "postgres", "postgres")
         self._run(str(self.bin / "initdb"), "-D", str(self.data), "-U", "postgres", "-A", "trust",
                   "-E", "UTF8", "--no-locale", "--no-sync")  # fmt: skip
-        options = f"-p {self.port} -k {self.socket_dir} -h 127.0.0.1 -F -c max_connections=200"
+        options = f"-p {self.port} -k {self.socket_dir} -h 127.0.0.1 -c max_connections=200"
+        options += "" if durable else " -F"
         self._run(str(self.bin / "pg_ctl"), "-D", str(self.data), "-l", str(self.root / "server.log"),
                   "-o", options, "-w", "start")  # fmt: skip
         return self
@@ -64,8 +73,6 @@ class PostgresServer:
 
     def create_database(self, name: str) -> str:
         """A new empty database; its URL."""
-        import psycopg
-
-        with psycopg.connect(self.url(), autocommit=True) as connection:
-            connection.execute(f'CREATE DATABASE "{name}"')
+        psql = [str(self.bin / "psql"), "-h", str(self.socket_dir), "-p", str(self.port), "-U", "postgres"]
+        self._run(*psql, "-q", "-v", "ON_ERROR_STOP=1", "-c", f'CREATE DATABASE "{name}"')
         return self.url(name)
