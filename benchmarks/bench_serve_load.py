@@ -75,7 +75,7 @@ def populate(args: argparse.Namespace) -> None:
             tokens[user] = backend.tokens.create(user)[0]
         backend.close()
         with psycopg.connect(args.database) as connection:
-            for table in ("records", "path_anchors", "history_files", "tombstones"):
+            for table in ("records", "path_anchors", "history_files", "tombstones"):  # not postings
                 columns = ", ".join(
                     row[0]
                     for row in connection.execute(
@@ -90,6 +90,14 @@ def populate(args: argparse.Namespace) -> None:
                         " WHERE owner = %s",
                         (user, users[0]),
                     )
+            for user in users[1:]:  # the search's postings, by the rowids of the user's own rows
+                connection.execute(
+                    "INSERT INTO postings (owner, token, rowid, tf, length)"
+                    " SELECT %s, p.token, mine.rowid, p.tf, p.length FROM postings p"
+                    " JOIN records first ON first.rowid = p.rowid"
+                    " JOIN records mine ON mine.owner = %s AND mine.id = first.id WHERE p.owner = %s",
+                    (user, user, users[0]),
+                )
             connection.execute("ANALYZE")
     else:
         from comet_git.server.tokens import TokenStore

@@ -76,6 +76,7 @@ class Backend(Protocol):
 
     tokens: Tokens
     workers: int  # the store calls run at once
+    tokens_wait: bool  # a token's look-up waits on a database: made off the event loop
 
     def provider_for(self, user: str, project: str | None) -> Provider: ...
 
@@ -84,6 +85,7 @@ class EmbeddedBackend:
     """One LocalProvider per user, over `data/users/NAME`."""
 
     workers = STORE_WORKERS
+    tokens_wait = False  # a file, read again only when it changed
 
     def __init__(self, data: Path) -> None:
         self.data = data
@@ -103,9 +105,13 @@ class MemoryService:
             self._limiter = anyio.CapacityLimiter(self.backend.workers)
         return await anyio.to_thread.run_sync(handler, provider, data, limiter=self._limiter)
 
-    def authorised_user(self, request: Request) -> str:
+    async def authorised_user(self, request: Request) -> str:
         scheme, _, token = request.headers.get("authorization", "").partition(" ")
-        user = self.backend.tokens.user_of(token.strip()) if scheme.lower() == "bearer" else None
+        user = None
+        if scheme.lower() == "bearer" and self.backend.tokens_wait:
+            user = await anyio.to_thread.run_sync(self.backend.tokens.user_of, token.strip())
+        elif scheme.lower() == "bearer":
+            user = self.backend.tokens.user_of(token.strip())
         if user is None:
             raise HttpError(
                 401,
@@ -152,7 +158,7 @@ def endpoint(service: MemoryService, handler: Handler) -> Callable[[Request], Aw
 
     async def run(request: Request) -> Response:
         try:
-            user = service.authorised_user(request)
+            user = await service.authorised_user(request)
             data = await service.read_document(request)
             provider = service.provider_for(user, data)
             body = await service.run(handler, provider, data)

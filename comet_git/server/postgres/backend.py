@@ -14,6 +14,8 @@ DATABASE_WORKERS = 8
 
 
 class PostgresBackend:
+    tokens_wait = True
+
     def __init__(self, url: str, workers: int = DATABASE_WORKERS) -> None:
         self.workers = workers
         self.where = redacted(url)

@@ -2,11 +2,12 @@
 rows the local index would hand the ranker, chosen by SQL near the data.
 
 Selectors are matched in SQL as the local index matches them (the operation and phase word sets,
-the path anchors).  Text relevance is the local index's, computed from the same tokens: the
-records' terms are a tsvector of the project's own tokens (stems, concepts, Chinese bigrams) with
-their positions, so the database finds the records that share a token with the task (its GIN
-index) and computes FTS5's BM25 over them (term frequencies from the positions), and the best
-LEXICAL_TOP are weighed by the idf-weighted coverage in Python, as candidates._lexical does."""
+the path anchors).  Text relevance is the local index's, computed from the same tokens (the
+project's stems, concepts and Chinese bigrams): the postings table holds each record's tokens
+with their frequencies and the row's length as FTS5 counts it, so the task's tokens are looked
+up by index and FTS5's BM25 is computed from what they return; the best LEXICAL_TOP are weighed
+by the idf-weighted coverage, as candidates._lexical does.  The `tasks` keywords are found by
+PostgreSQL full-text search (a GIN index over their words)."""
 
 from __future__ import annotations
 
@@ -52,47 +53,37 @@ class PostgresRows:
 
     def lexical(self, task: str) -> dict[int, float]:
         """As candidates._lexical over FTS5: coverage times BM25 relative to the best, for the
-        LEXICAL_TOP best BM25 matches."""
+        LEXICAL_TOP best BM25 matches.  The postings of the wanted tokens give each token's
+        document frequency and each row's term frequencies and length."""
         wanted = unique_slots(task)
         if not wanted:
             return {}
         every = list(dict.fromkeys(t for slot in wanted for t in (slot.token, *slot.concepts)))
-        query = any_of(every)
         total, length = self.connection.execute(
             "SELECT count(*), coalesce(sum(fts_length), 0) FROM records WHERE owner = %s", (self.owner,)
         ).fetchone() or (0, 0)
         if not total:
             return {}
-        frequency = dict(
-            self.connection.execute(
-                "SELECT u.lexeme, count(*) FROM records r, unnest(r.terms_vector) u"
-                " WHERE r.owner = %s AND r.terms_vector @@ %s::tsquery AND u.lexeme = ANY(%s)"
-                " GROUP BY u.lexeme",
-                (self.owner, query, every),
-            ).fetchall()
-        )
-        idf = {token: math.log(1 + (total - df + 0.5) / (df + 0.5)) for token, df in frequency.items() if df}
+        hits = self.connection.execute(
+            "SELECT rowid, length, token, tf FROM postings WHERE owner = %s AND token = ANY(%s)",
+            (self.owner, every),
+        ).fetchall()
+        frequency: dict[str, int] = {}
+        for _, _, lexeme, _ in hits:
+            frequency[lexeme] = frequency.get(lexeme, 0) + 1
+        idf = {token: math.log(1 + (total - df + 0.5) / (df + 0.5)) for token, df in frequency.items()}
         if not idf:
             return {}
-        searched = list(dict.fromkeys(tokens(task)))
-        weights = [max(math.log((total - frequency.get(t, 0) + 0.5) / (frequency.get(t, 0) + 0.5)),
-                       FTS5_MIN_IDF) for t in searched]  # fmt: skip
-        best = self.connection.execute(
-            "SELECT r.rowid, r.terms, sum(w.idf * (array_length(u.positions, 1) * (%(k1)s + 1))"
-            "     / (array_length(u.positions, 1) + %(k1)s * (1 - %(b)s + %(b)s * r.fts_length / %(avg)s)))"
-            " AS score"
-            " FROM records r, unnest(r.terms_vector) u,"
-            " unnest(%(tokens)s::text[], %(weights)s::float8[]) w(token, idf)"
-            " WHERE r.owner = %(owner)s AND r.terms_vector @@ %(query)s::tsquery AND u.lexeme = w.token"
-            " GROUP BY r.rowid, r.terms ORDER BY score DESC, r.rowid LIMIT %(top)s",
-            {"k1": BM25_K1, "b": BM25_B, "avg": (length / total) or 1.0, "tokens": searched,
-             "weights": weights, "owner": self.owner, "query": any_of(searched), "top": LEXICAL_TOP},
-        ).fetchall()  # fmt: skip
-        if not best:
-            return {}
-        top = best[0][2] or 1.0
+        best = _bm25_best(hits, frequency, total, (length / total) or 1.0)
+        top = best[0][1] or 1.0
+        terms = dict(
+            self.connection.execute(
+                "SELECT rowid, terms FROM records WHERE owner = %s AND rowid = ANY(%s)",
+                (self.owner, [rowid for rowid, _ in best]),
+            ).fetchall()
+        )
         return {
-            rowid: coverage(wanted, idf, terms) * (0.5 + 0.5 * score / top) for rowid, terms, score in best
+            rowid: coverage(wanted, idf, terms[rowid]) * (0.5 + 0.5 * score / top) for rowid, score in best
         }
 
     def keyword_hits(self, task: str) -> list[int]:
@@ -216,6 +207,21 @@ class PostgresRows:
             f"SELECT id FROM records WHERE owner = %s AND id = ANY(%s) AND {CURRENT}", (self.owner, ids)
         )
         return {row[0] for row in rows}
+
+
+def _bm25_best(
+    hits: list[tuple[int, int, str, int]], frequency: dict[str, int], total: int, average: float
+) -> list[tuple[int, float]]:
+    """FTS5's bm25() of each row of `hits` (rowid, row length, token, term frequency), the
+    LEXICAL_TOP best, best first (ties by rowid)."""
+    weight = {
+        token: max(math.log((total - df + 0.5) / (df + 0.5)), FTS5_MIN_IDF) for token, df in frequency.items()
+    }
+    scores: dict[int, float] = {}
+    for rowid, size, token, tf in hits:
+        norm = BM25_K1 * (1 - BM25_B + BM25_B * size / average)
+        scores[rowid] = scores.get(rowid, 0.0) + weight[token] * tf * (BM25_K1 + 1) / (tf + norm)
+    return sorted(scores.items(), key=lambda item: (-item[1], item[0]))[:LEXICAL_TOP]
 
 
 def _anchored(path: str, is_dir: bool) -> tuple[str, list[Any]]:

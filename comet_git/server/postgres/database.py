@@ -75,6 +75,14 @@ def unreachable(url: str, error: Exception) -> StoreError:
     )
 
 
+def unavailable(error: Exception) -> StoreError:
+    """A running server's database failing a request (503: the client may try again)."""
+    return StoreError(
+        f"the database is unreachable: {str(error).strip()[:200]}",
+        hint="the service's PostgreSQL is down or overloaded; try again",
+    )
+
+
 @contextlib.contextmanager
 def connection(url: str) -> Iterator[psycopg.Connection[Any]]:
     """One connection of its own (the commands: migrate, token), errors made clear."""

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from comet_git.errors import CometError, InvalidInputError, NotFoundError, StoreError
+from comet_git.index import record_json
 from comet_git.provider import (
     Amend,
     ArchivedFile,
@@ -47,7 +48,8 @@ from comet_git.records.codec import parse_record, render_record, update_record_t
 from comet_git.records.history import Action, action_line, appended, last_undoable
 from comet_git.records.model import Record, new_record_id, utc_now
 from comet_git.records.tombstones import Tombstone, content_hash
-from comet_git.server.postgres.rows import RECORD_COLUMNS, any_of, quoted, record_values
+from comet_git.server.postgres.database import unavailable
+from comet_git.server.postgres.rows import RECORD_COLUMNS, UNICODE61_WORD, any_of, quoted, record_values
 from comet_git.store import ScopeStore
 
 if TYPE_CHECKING:
@@ -104,10 +106,7 @@ class PostgresProvider:
         except psycopg.errors.QueryCanceled as error:
             raise StoreError(f"the database took too long: {error}", hint="try again") from None
         except psycopg.OperationalError as error:
-            raise StoreError(
-                f"the database is unreachable: {str(error).strip()[:200]}",
-                hint="the service's PostgreSQL is down or overloaded; try again",
-            ) from None
+            raise unavailable(error) from None
 
     # -- reading -----------------------------------------------------------------
 
@@ -213,7 +212,8 @@ class PostgresProvider:
         sql = (
             f"SELECT json FROM records WHERE {' AND '.join(clauses)} AND store = ANY(%s)"
             f" AND ({' OR '.join(hits)})"
-            " ORDER BY " + "".join(f"({term}) DESC, " for term in (hit_count, rank) if term)
+            " ORDER BY "
+            + "".join(f"({term}) DESC, " for term in (hit_count, rank) if term)
             + 'updated_at COLLATE "C" DESC, id COLLATE "C"'
         )
         rows = connection.execute(
@@ -328,46 +328,46 @@ class PostgresProvider:
             store = self._locked_store_of(connection, change.id)
             if isinstance(change, Correct):
                 current, raw = self._live(connection, store, change.id)
-                updated, changed = self._correct(
-                    connection, store, current, raw, corrected_fields(current, change)
-                )
-                return ChangeResult(
-                    "corrected" if changed else "unchanged", change.id, self._view(connection, change.id)
-                )
+                _, changed = self._correct(connection, store, current, raw, corrected_fields(current, change))
+                action = "corrected" if changed else "unchanged"
+                return ChangeResult(action, change.id, self._view(connection, change.id))
             if isinstance(change, Forget):
                 stone = self._forget(connection, store, change.id, change.permanent)
                 return ChangeResult("forgotten", change.id, None, stone.permanent, not stone.permanent)
             if isinstance(change, Amend):
-                current, raw = self._live(connection, store, change.id)
-                if change.bookkeeping:
-                    updated = current.evolve(**dict(change.fields))
-                    changed = updated != current
-                    if changed:
-                        self._put(connection, store, updated, "live", update_record_text(raw, updated))
-                else:
-                    _, changed = self._correct(
-                        connection, store, current, raw, dict(change.fields), "learning"
-                    )
-                return ChangeResult(
-                    "amended" if changed else "unchanged", change.id, self._view(connection, change.id)
-                )
+                action = "amended" if self._amend(connection, store, change) else "unchanged"
+                return ChangeResult(action, change.id, self._view(connection, change.id))
             if isinstance(change, RecordOutcome):
-                current, raw = self._live(connection, store, change.id)
-                updated, retired = outcome_applied(current, change)
-                if retired:
-                    self._replace_version(connection, store, current, raw, updated, "outcomes")
-                else:
-                    self._put(connection, store, updated, "live", update_record_text(raw, updated))
+                self._record_outcome(connection, store, change)
                 return ChangeResult("recorded", change.id, self._view(connection, change.id))
             if isinstance(change, Rollback):
-                undone = self._rollback(connection, store, change.id)
+                detail = f"undid the last {self._rollback(connection, store, change.id)}"
                 return ChangeResult(
-                    "rolled-back",
-                    change.id,
-                    self._view(connection, change.id),
-                    detail=f"undid the last {undone}",
+                    "rolled-back", change.id, self._view(connection, change.id), detail=detail
                 )
         raise InvalidInputError(f"unknown change {type(change).__name__}")
+
+    def _amend(self, connection: psycopg.Connection[Any], store: ScopeStore, change: Amend) -> bool:
+        """As Local's: bookkeeping in place, else a new version (from learning); whether it changed."""
+        current, raw = self._live(connection, store, change.id)
+        if not change.bookkeeping:
+            return self._correct(connection, store, current, raw, dict(change.fields), "learning")[1]
+        updated = current.evolve(**dict(change.fields))
+        if updated == current:
+            return False
+        self._put(connection, store, updated, "live", update_record_text(raw, updated))
+        return True
+
+    def _record_outcome(
+        self, connection: psycopg.Connection[Any], store: ScopeStore, outcome: RecordOutcome
+    ) -> None:
+        """Counted in place, or, when it retires the record, a new version kept in history."""
+        current, raw = self._live(connection, store, outcome.id)
+        updated, retired = outcome_applied(current, outcome)
+        if retired:
+            self._replace_version(connection, store, current, raw, updated, "outcomes")
+        else:
+            self._put(connection, store, updated, "live", update_record_text(raw, updated))
 
     def _lock(self, connection: psycopg.Connection[Any], store: str) -> None:
         """One writer at a time on one store of this user, until the transaction ends."""
@@ -381,13 +381,7 @@ class PostgresProvider:
             if store.name == owner:
                 self._lock(connection, store.name)
                 return store
-        raise (
-            missing_record(record_id, owner, [])
-            if owner
-            else NotFoundError(
-                f"no record {record_id}", hint="`comet memory list --all` shows the ids you have"
-            )
-        )
+        raise missing_record(record_id, owner, [])  # another project's, or nobody's
 
     def _live(
         self, connection: psycopg.Connection[Any], store: ScopeStore, record_id: str
@@ -414,11 +408,21 @@ class PostgresProvider:
         casts = {"terms_vector": "::tsvector", "tasks_vector": "::tsvector"}
         placeholders = ", ".join(f"%({c})s{casts.get(c, '')}" for c in columns)
         updates = ", ".join(f"{c} = EXCLUDED.{c}" for c in columns)
-        connection.execute(
+        row = connection.execute(
             f"INSERT INTO records (owner, id, {', '.join(columns)})"
             f" VALUES (%(owner)s, %(id)s, {placeholders})"
-            f" ON CONFLICT (owner, id) DO UPDATE SET {updates}",
+            f" ON CONFLICT (owner, id) DO UPDATE SET {updates} RETURNING rowid",
             {**values, "owner": self.owner, "id": record.id},
+        ).fetchone()
+        assert row is not None  # RETURNING of the row inserted or updated
+        counts: dict[str, int] = {}
+        for token in values["terms"].split():
+            counts[token] = counts.get(token, 0) + 1
+        connection.execute("DELETE FROM postings WHERE rowid = %s", (row[0],))
+        connection.execute(
+            "INSERT INTO postings (owner, token, rowid, tf, length)"
+            " SELECT %s, token, %s, tf, %s FROM unnest(%s::text[], %s::int[]) t(token, tf)",
+            (self.owner, row[0], values["fts_length"], list(counts), list(counts.values())),
         )
         connection.execute("DELETE FROM path_anchors WHERE owner = %s AND id = %s", (self.owner, record.id))
         if anchors:
@@ -559,7 +563,7 @@ class PostgresProvider:
         self._log(connection, store, record_id, "forget", "command", current.version, None)
         connection.execute(
             "UPDATE records SET state = 'forgotten', json = %s WHERE owner = %s AND id = %s",
-            (_with_state(current, "forgotten"), self.owner, record_id),
+            (record_json(current, "forgotten"), self.owner, record_id),
         )
         return stone
 
@@ -727,16 +731,8 @@ class PostgresProvider:
         )
 
 
-def _with_state(record: Record, state: str) -> str:
-    from comet_git.index import record_json
-
-    return record_json(record, state)
-
-
 def _simple_words(word: str) -> list[str]:
     """The lexemes PostgreSQL's `simple` parser makes of a word (letters and digits, lower-cased)."""
-    from comet_git.server.postgres.rows import UNICODE61_WORD
-
     return UNICODE61_WORD.findall(word.lower())
 
 

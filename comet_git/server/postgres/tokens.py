@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from comet_git.errors import NotFoundError
 from comet_git.records.model import utc_now
+from comet_git.server.postgres.database import unavailable
 from comet_git.server.tokens import TOKEN_PATTERN, TokenEntry, check_user, new_token
 
 if TYPE_CHECKING:
@@ -67,13 +68,18 @@ class PostgresTokenStore:
         return TokenEntry(*row)
 
     def user_of(self, token: str) -> str | None:
+        import psycopg
+
         match = TOKEN_PATTERN.match(token)
         if match is None:
             return None
-        with self.connect() as connection:
-            row = connection.execute(
-                "SELECT owner, digest FROM tokens WHERE id = %s", (match.group(1),)
-            ).fetchone()
-            if row is None or not hmac.compare_digest(row[1], self._digest(connection, token)):
-                return None
+        try:
+            with self.connect() as connection:
+                row = connection.execute(
+                    "SELECT owner, digest FROM tokens WHERE id = %s", (match.group(1),)
+                ).fetchone()
+                if row is None or not hmac.compare_digest(row[1], self._digest(connection, token)):
+                    return None
+        except psycopg.OperationalError as error:
+            raise unavailable(error) from None
         return str(row[0])

@@ -62,6 +62,22 @@ CREATE INDEX records_tasks ON records USING gin (tasks_vector);
 CREATE INDEX records_current ON records (owner, store, memory_type)
     WHERE state = 'live' AND lifecycle <> 'superseded';
 
+-- The search's postings: each token of a record's terms with its frequency there, and the row's
+-- length as FTS5 counts it, so that BM25 reads the few entries of the task's tokens (an index range
+-- each) instead of the rows that hold them.
+CREATE TABLE postings (
+    owner text NOT NULL,
+    token text NOT NULL,
+    rowid bigint NOT NULL REFERENCES records (rowid) ON DELETE CASCADE,
+    tf integer NOT NULL,
+    length integer NOT NULL,
+    PRIMARY KEY (owner, token, rowid)
+);
+CREATE INDEX postings_of_row ON postings (rowid);
+-- How many records a user has and their total length (BM25's N and average length), read from
+-- the index alone.
+CREATE INDEX records_lengths ON records (owner) INCLUDE (fts_length);
+
 -- The folders a record's path selectors are rooted at (matching.paths.path_anchors).
 CREATE TABLE path_anchors (
     owner text NOT NULL,
