@@ -300,6 +300,13 @@ def test_a_bad_database_is_a_clear_error(url: str, said: str, tmp_path: Path) ->
         assert said in result.stderr and "Traceback" not in result.stderr, result.stderr
 
 
+def test_migrate_without_a_database_says_how_to_give_one() -> None:
+    result = run_comet("serve", "migrate", env={"COMET_DATABASE_URL": ""})
+    assert (
+        result.exit_code == 1 and "COMET_DATABASE_URL" in result.stderr and "Traceback" not in result.stderr
+    )
+
+
 def test_the_password_never_reaches_a_message() -> None:
     result = run_comet("serve", "migrate", "--database", "postgresql://ana:s3cret-pw@127.0.0.1:1/comet")
     assert result.exit_code == 1 and "s3cret-pw" not in result.stderr and "***" in result.stderr

@@ -18,7 +18,14 @@ from typing import TYPE_CHECKING, Any
 
 from comet_git.matching.paths import request_keys
 from comet_git.matching.text import coverage, tokens, unique_slots
-from comet_git.provider.candidates import DETAIL_SLACK, LEXICAL_TOP, TaskRequest, TextRow
+from comet_git.provider.candidates import (
+    COMMON_FROM,
+    COMMON_SHARE,
+    DETAIL_SLACK,
+    LEXICAL_TOP,
+    TaskRequest,
+    TextRow,
+)
 from comet_git.server.postgres.rows import UNIX_EPOCH_JULIAN_DAY, any_of
 
 if TYPE_CHECKING:
@@ -98,8 +105,6 @@ class PostgresRows:
         return [row[0] for row in rows]
 
     def common_selectors(self, stores: list[str], request: TaskRequest) -> frozenset[str]:
-        from comet_git.provider.candidates import COMMON_FROM, COMMON_SHARE
-
         asked = [(column, value.lower()) for column, value in
                  (("sel_operations", request.operation), ("sel_phases", request.phase)) if value]  # fmt: skip
         if not asked:

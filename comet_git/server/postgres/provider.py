@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from comet_git.errors import CometError, InvalidInputError, NotFoundError, StoreError
 from comet_git.index import record_json
+from comet_git.matching.text import slots, tokens
 from comet_git.provider import (
     Amend,
     ArchivedFile,
@@ -36,6 +37,8 @@ from comet_git.provider import (
     StatusReport,
     StoreStatus,
 )
+from comet_git.provider.archive import check_paths
+from comet_git.provider.candidates import Selection, TaskRequest, select_from
 from comet_git.provider.local import (
     build_record,
     corrected_fields,
@@ -48,6 +51,7 @@ from comet_git.records.codec import parse_record, render_record, update_record_t
 from comet_git.records.history import Action, action_line, appended, last_undoable
 from comet_git.records.model import Record, new_record_id, utc_now
 from comet_git.records.tombstones import Tombstone, content_hash
+from comet_git.server.postgres.candidates import PostgresRows
 from comet_git.server.postgres.database import unavailable
 from comet_git.server.postgres.rows import RECORD_COLUMNS, UNICODE61_WORD, any_of, quoted, record_values
 from comet_git.store import ScopeStore
@@ -56,7 +60,6 @@ if TYPE_CHECKING:
     import psycopg
     from psycopg_pool import ConnectionPool
 
-    from comet_git.provider.candidates import TaskRequest
 
 SIMILAR_LIMIT = 25  # as the local index's `similar`
 LISTING_ORDER = 'memory_type COLLATE "C", updated_at COLLATE "C" DESC, id COLLATE "C"'
@@ -186,8 +189,6 @@ class PostgresProvider:
         """Any word as typed (a prefix of a word of the record) or as its stem; words of scripts
         without spaces as substrings.  Ordered by how many words were found as substrings, then
         by ts_rank (where the local index orders by BM25), then the most recent."""
-        from comet_git.matching.text import slots
-
         words = list(dict.fromkeys(word.lower() for word in text.split() if word))
         searched = [w for w in words if all(ord(c) < 0x2E80 for c in w) and any(c.isalnum() for c in w)]
         substrings = [w for w in words if w not in searched]
@@ -224,8 +225,6 @@ class PostgresProvider:
     def _similar(self, connection: psycopg.Connection[Any], names: list[str], text: str) -> list[bytes]:
         """The live, current records that share tokens with `text`, closest first (ts_rank over the
         same tokens the local index ranks by BM25)."""
-        from comet_git.matching.text import tokens
-
         wanted = any_of(tokens(text))
         if wanted is None:
             return [b"[]"]
@@ -310,10 +309,7 @@ class PostgresProvider:
 
     def _select(
         self, connection: psycopg.Connection[Any], request: TaskRequest, names: list[str], everything: bool
-    ) -> Any:
-        from comet_git.provider.candidates import select_from
-        from comet_git.server.postgres.candidates import PostgresRows
-
+    ) -> Selection:
         return select_from(PostgresRows(connection, self.owner), names, request, everything=everything)
 
     # -- writing -----------------------------------------------------------------
@@ -635,8 +631,6 @@ class PostgresProvider:
     def _import(self, connection: psycopg.Connection[Any], change: Import) -> ChangeResult:
         """As Local's import: the files not there yet are written, the ones there with the same
         text left; one there with other text refuses the whole record."""
-        from comet_git.provider.archive import check_paths
-
         store = self.store_for_scope(change.scope)
         check_paths(change.files, change.id)
         if any(item.project_key != store.project_key for item in change.files):
