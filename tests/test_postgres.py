@@ -136,6 +136,16 @@ def test_one_user_never_reaches_another_users_records(
     assert ana.query(Query(ids=(hers,))).records[0].as_dict()["text"] == "Ana's rule: squash before merging"
 
 
+def test_status_names_the_database_not_its_host(
+    server: Server, clients: list[RemoteProvider], comet_home: Path
+) -> None:
+    report = client(server, clients, comet_home).status()
+    paths = [store.path for store in report.stores]
+    assert paths and all(path.startswith("postgresql:") for path in paths)
+    shown = json.dumps([report.index, paths])
+    assert "127.0.0.1" not in shown and "postgres@" not in shown
+
+
 def test_of_two_corrections_on_one_version_the_database_lets_one_win(
     server: Server, clients: list[RemoteProvider], comet_home: Path
 ) -> None:

@@ -3,8 +3,10 @@ PostgresProvider per request."""
 
 from __future__ import annotations
 
+from urllib.parse import urlsplit
+
 from comet_git.provider import Provider
-from comet_git.server.postgres.database import migrate, open_pool, redacted
+from comet_git.server.postgres.database import migrate, open_pool
 from comet_git.server.postgres.provider import PostgresProvider
 from comet_git.server.postgres.tokens import PostgresTokenStore
 
@@ -18,7 +20,9 @@ class PostgresBackend:
 
     def __init__(self, url: str, workers: int = DATABASE_WORKERS) -> None:
         self.workers = workers
-        self.where = redacted(url)
+        # What status tells clients about where their memory is: the database's name, not its
+        # host or user (the server's business).
+        self.where = "postgresql:" + urlsplit(url).path.lstrip("/")
         self.pool = open_pool(url, size=workers + 2)  # and the token look-ups on the event loop's side
         with self.pool.connection() as connection:
             migrate(connection)  # under the migrations' advisory lock: servers starting at once agree

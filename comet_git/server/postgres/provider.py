@@ -87,7 +87,7 @@ class PostgresProvider:
         self.pool = pool
         self.owner = owner
         self.project_key = project_key
-        self.where = where  # the database, for status (its URL without password)
+        self.where = where  # the database, for status: postgresql:NAME
         self.global_store = ScopeStore(Path("global"), "global")
         self.project_store = (
             ScopeStore(Path("projects", project_key), "project", project_key) if project_key else None
