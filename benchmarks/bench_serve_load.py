@@ -90,6 +90,7 @@ def populate(args: argparse.Namespace) -> None:
                         " WHERE owner = %s",
                         (user, users[0]),
                     )
+            connection.execute("ANALYZE records")  # else the join below is planned on no statistics
             for user in users[1:]:  # the search's postings, by the rowids of the user's own rows
                 connection.execute(
                     "INSERT INTO postings (owner, token, rowid, tf, length)"
