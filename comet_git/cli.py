@@ -787,6 +787,17 @@ def data_option(function: F) -> F:
     )(function)
 
 
+def database_option(function: F) -> F:
+    return click.option(
+        "--database",
+        envvar="COMET_DATABASE_URL",
+        default=None,
+        metavar="URL",
+        help="A PostgreSQL database (postgresql://USER@HOST/DB) for users, records and tokens,"
+        " instead of --data (default: $COMET_DATABASE_URL, else --data).",
+    )(function)
+
+
 def _data(data: Path | None) -> Path:
     from comet_git.commands.serve import default_data
 
@@ -800,6 +811,7 @@ def _data(data: Path | None) -> Path:
 @click.option("--tls-cert", type=click.Path(dir_okay=False, path_type=Path), help="PEM certificate (HTTPS).")
 @click.option("--tls-key", type=click.Path(dir_okay=False, path_type=Path), help="PEM key of --tls-cert.")
 @click.option("--insecure-http", is_flag=True, help="Serve a non-loopback address without TLS (warns).")
+@database_option
 @click.pass_context
 def serve(
     ctx: click.Context,
@@ -809,11 +821,14 @@ def serve(
     tls_cert: Path | None,
     tls_key: Path | None,
     insecure_http: bool,
+    database: str | None,
 ) -> None:
     """Serve memory over HTTP (comet.provider/v1) for clients whose memory.provider is remote.
 
     Needs the server extra: pip install '.[server]' in a checkout of this repository.  One store
-    per user under --data, laid out as a COMET_HOME is; GET /openapi.json describes the endpoints.
+    per user under --data, laid out as a COMET_HOME is; or, with --database, every user in one
+    PostgreSQL database (the postgres extra; its migrations are applied at start).
+    GET /openapi.json describes the endpoints.
     Example: comet serve --port 8765 --data /srv/comet
     """
     if ctx.invoked_subcommand is not None:
@@ -821,11 +836,17 @@ def serve(
     from comet_git.server import run as server
 
     try:
-        listening = server.plan(host, port, _data(data), tls_cert, tls_key, insecure_http)
+        listening = server.plan(host, port, _data(data), tls_cert, tls_key, insecure_http, database)
         for warning in listening.warnings:
             click.echo(warning, err=True)
         scheme = "https" if listening.tls_cert else "http"
-        click.echo(f"comet serve: {scheme}://{host}:{port} (data {listening.data})", err=True)
+        if database is None:
+            where = f"data {listening.data}"
+        else:
+            from comet_git.server.postgres.database import redacted
+
+            where = f"database {redacted(database)}"
+        click.echo(f"comet serve: {scheme}://{host}:{port} ({where})", err=True)
         server.serve(listening)
     except CometError as error:
         click.echo(f"error: {error}", err=True)
@@ -840,42 +861,68 @@ def serve_token() -> None:
 @serve_token.command("create")
 @click.option("--user", required=True, help="Whose store the token opens.")
 @data_option
+@database_option
 @json_option
-def serve_token_create(user: str, data: Path | None, as_json: bool) -> None:
+def serve_token_create(user: str, data: Path | None, database: str | None, as_json: bool) -> None:
     """Create a token for USER and print it once (the server keeps only its hash).
 
     Example: comet serve token create --user ana --data /srv/comet
     """
     from comet_git.commands import serve as commands
 
-    run(as_json, lambda: commands.create_token(_data(data), user))
+    run(as_json, lambda: commands.create_token(_data(data), user, database))
 
 
 @serve_token.command("list")
 @data_option
+@database_option
 @json_option
-def serve_token_list(data: Path | None, as_json: bool) -> None:
+def serve_token_list(data: Path | None, database: str | None, as_json: bool) -> None:
     """List the live tokens (ids and users, never the tokens).
 
     Example: comet serve token list
     """
     from comet_git.commands import serve as commands
 
-    run(as_json, lambda: commands.list_tokens(_data(data)))
+    run(as_json, lambda: commands.list_tokens(_data(data), database))
 
 
 @serve_token.command("revoke")
 @click.argument("token_id", metavar="ID")
 @data_option
+@database_option
 @json_option
-def serve_token_revoke(token_id: str, data: Path | None, as_json: bool) -> None:
+def serve_token_revoke(token_id: str, data: Path | None, database: str | None, as_json: bool) -> None:
     """Revoke a token: the server refuses it from the next request on.
 
     Example: comet serve token revoke 3f9a1c0b7d2e
     """
     from comet_git.commands import serve as commands
 
-    run(as_json, lambda: commands.revoke_token(_data(data), token_id))
+    run(as_json, lambda: commands.revoke_token(_data(data), token_id, database))
+
+
+@serve.command("migrate")
+@database_option
+@click.option("--check", "check_only", is_flag=True, help="Only list the pending migrations; exit 1 if any.")
+@json_option
+def serve_migrate(database: str | None, check_only: bool, as_json: bool) -> None:
+    """Apply the database's pending schema migrations (the server also applies them at start).
+
+    Idempotent: each migration is applied once, under a lock that servers starting at once share.
+    Example: comet serve migrate --database postgresql://comet@db.example/comet --check
+    """
+    from comet_git.commands import serve as commands
+
+    if database is None:
+        fail(
+            CometError(
+                "comet serve migrate needs a database",
+                hint="pass --database postgresql://USER@HOST/DB or set COMET_DATABASE_URL",
+            ),
+            as_json,
+        )
+    run(as_json, lambda: commands.migrate(database, check_only))
 
 
 @cli.group("config")

@@ -428,8 +428,8 @@ class Index:
                 record.memory_class, record.authority, record.lifecycle, record.title,
                 summary, "\n".join(selectors.tasks),
                 record.version, record.created_at, record.updated_at, record_json(record, state),
-                compile_patterns(selectors.paths), _word_set(selectors.operations),
-                _word_set(selectors.phases), _outcomes(record), record.updated_at,
+                compile_patterns(selectors.paths), word_set(selectors.operations),
+                word_set(selectors.phases), outcome_counts(record), record.updated_at,
                 len(record.text), len(record.title) + len(summary), " ".join(record.conflicts_with),
             ),
         )  # fmt: skip
@@ -728,7 +728,7 @@ def _digest_key(store: str, kind: str) -> str:
     return f"rows:{store}:{kind}"
 
 
-def _outcomes(record: Record) -> str:
+def outcome_counts(record: Record) -> str:
     """The outcome counts ranking needs, as "used-successfully ignored corrected failure"."""
     if record.application is None:
         return ""
@@ -737,7 +737,7 @@ def _outcomes(record: Record) -> str:
     return " ".join(str(counts.count(name)) for name in names)
 
 
-def _word_set(values: Sequence[str]) -> str:
+def word_set(values: Sequence[str]) -> str:
     """',edit,commit,': lowercase words a SQL instr() can look for (selectors match case-insensitively)."""
     return "," + ",".join(value.lower() for value in values) + "," if values else ""
 

@@ -3,6 +3,7 @@ owner-only, and never over a file somebody else changed since we read it."""
 
 from __future__ import annotations
 
+import _thread
 import contextlib
 import errno
 import fcntl
@@ -315,20 +316,23 @@ def _same_file(one: Path, other: Path) -> bool:
         return False
 
 
-# The operation in progress, if any: atomic_write and remove_file are called deep down
-# (history, tombstones, the journal), and each of them must register what it replaces.
-# Writes happen on the main thread only (the director's background thread only reads).
-_undo_in_progress: list[WriteUndo] = []
+# The operation in progress of each thread, if any: atomic_write and remove_file are called
+# deep down (history, tombstones, the journal), and each of them must register what it
+# replaces.  A command writes on its main thread, but `comet serve` runs several users' store
+# calls at once on worker threads: each thread's operation is its own.  (_thread: always
+# loaded, where importing threading would cost the hot path.)
+_undo_in_progress: dict[int, WriteUndo] = {}
 
 
 def _current_undo() -> WriteUndo | None:
-    return _undo_in_progress[-1] if _undo_in_progress else None
+    return _undo_in_progress.get(_thread.get_ident())
 
 
 def remove_tree(path: Path) -> None:
     """shutil.rmtree, undone with the rest if the operation in progress fails."""
-    if _undo_in_progress:
-        _undo_in_progress[-1].remove_tree(path)
+    undo = _current_undo()
+    if undo is not None:
+        undo.remove_tree(path)
     else:
         import shutil
 
@@ -338,11 +342,12 @@ def remove_tree(path: Path) -> None:
 @contextlib.contextmanager
 def all_or_nothing() -> Iterator[None]:
     """Every file written or removed inside is put back as it was when the block fails."""
-    if _undo_in_progress:
+    thread = _thread.get_ident()
+    if thread in _undo_in_progress:
         yield  # the outer block decides
         return
     undo = WriteUndo()
-    _undo_in_progress.append(undo)
+    _undo_in_progress[thread] = undo
     try:
         yield
     except BaseException:
@@ -351,7 +356,7 @@ def all_or_nothing() -> Iterator[None]:
     else:
         undo.discard()
     finally:
-        _undo_in_progress.remove(undo)
+        del _undo_in_progress[thread]
 
 
 @contextlib.contextmanager

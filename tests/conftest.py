@@ -3,8 +3,10 @@ identity, and a HOME that cannot be written to (not even by root)."""
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -59,3 +61,29 @@ def comet_home(isolated_environment: Path) -> Path:
 
 
 __all__ = ["git"]
+
+
+@pytest.fixture(scope="session")
+def postgres() -> Iterator[object]:
+    """One throwaway PostgreSQL server per test session (per xdist worker): tests/pgserver.py."""
+    import shutil
+    import tempfile
+
+    from tests.pgserver import PostgresServer
+
+    # Not below pytest's tmp_path: as root, the server runs as `postgres`, which cannot enter it.
+    root = Path(tempfile.mkdtemp(prefix="comet-pg-"))
+    server = PostgresServer(root).start()
+    yield server
+    server.stop()
+    shutil.rmtree(root, ignore_errors=True)
+
+
+DATABASES = itertools.count()
+
+
+@pytest.fixture(scope="module")
+def pg_database(postgres: Any, request: pytest.FixtureRequest) -> str:
+    """An empty database of the session's PostgreSQL server for one test module; its URL."""
+    module = request.module.__name__.rsplit(".", 1)[-1]
+    return str(postgres.create_database(f"{module}_{next(DATABASES)}"))

@@ -26,7 +26,6 @@ from comet_git.provider.candidates import TaskRequest
 from comet_git.provider.local import LocalProvider
 from comet_git.provider.remote import RemoteProvider
 from comet_git.records.model import Evidence, Selectors
-from comet_git.server.tokens import TokenStore
 from comet_git.store import Home
 from tests.serving import Server
 
@@ -35,10 +34,32 @@ USERS = itertools.count()
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+def embedded_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     running = Server(tmp_path_factory.mktemp("serve") / "data").start()
     yield running
     running.stop()
+
+
+@pytest.fixture(scope="module")
+def postgres_server(tmp_path_factory: pytest.TempPathFactory, pg_database: str) -> Iterator[Server]:
+    running = Server(tmp_path_factory.mktemp("serve-pg") / "data", database=pg_database).start()
+    yield running
+    running.stop()
+
+
+BACKENDS = ["local", "remote", "remote-postgres"]
+
+
+@pytest.fixture(params=BACKENDS)
+def backend(request: pytest.FixtureRequest) -> str:
+    return str(request.param)
+
+
+@pytest.fixture
+def server(backend: str, request: pytest.FixtureRequest) -> Server:
+    """The server of the Remote providers of this test (the embedded one for Local's tests,
+    which only pass it along)."""
+    return request.getfixturevalue("postgres_server" if backend == "remote-postgres" else "embedded_server")
 
 
 CLIENTS: list[RemoteProvider] = []
@@ -53,15 +74,15 @@ def _close_clients() -> Iterator[None]:
 
 def remote_provider(server: Server, home: Home, project: str | None = PROJECT) -> RemoteProvider:
     """A client for a user of its own: each test starts from an empty store on the server."""
-    token, _ = TokenStore(server.data).create(f"user{next(USERS)}")
+    token = server.create_token(f"user{next(USERS)}")
     CLIENTS.append(RemoteProvider(home, project, server.url, token, timeout=30))
     return CLIENTS[-1]
 
 
-@pytest.fixture(params=["local", "remote"])
-def provider(request: pytest.FixtureRequest, comet_home: Path) -> MachineProvider:
+@pytest.fixture
+def provider(backend: str, request: pytest.FixtureRequest, comet_home: Path) -> MachineProvider:
     home = Home(comet_home)
-    if request.param == "local":
+    if backend == "local":
         return LocalProvider(home, PROJECT)
     return remote_provider(request.getfixturevalue("server"), home)
 

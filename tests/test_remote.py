@@ -27,7 +27,6 @@ from comet_git.journal.log import DONE, Journal
 from comet_git.provider import Correct, Forget, Query, Remember
 from comet_git.provider.remote import RemoteError, RemoteProvider
 from comet_git.server.run import plan
-from comet_git.server.tokens import TokenStore
 from comet_git.store import Home
 from comet_git.workspace import open_workspace
 from tests.clihelp import Result, invoke, run_comet
@@ -35,10 +34,14 @@ from tests.serving import Server, free_port
 
 BEARER = "Authorization"
 
+# The server's backends: its embedded stores (--data), and PostgreSQL (--database).
+BACKENDS = ["embedded", "postgres"]
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    running = Server(tmp_path_factory.mktemp("serve") / "data").start()
+
+@pytest.fixture(scope="module", params=BACKENDS)
+def server(tmp_path_factory: pytest.TempPathFactory, request: pytest.FixtureRequest) -> Iterator[Server]:
+    database = request.getfixturevalue("pg_database") if request.param == "postgres" else None
+    running = Server(tmp_path_factory.mktemp("serve") / "data", database=database).start()
     yield running
     running.stop()
 
@@ -84,9 +87,21 @@ class Machine:
         return sorted(self.home.glob("**/records/*.md"))
 
 
+def stored_on(server: Server, user: str, record_id: str) -> bool:
+    """Whether the server keeps `record_id` for `user`: a file of their store, or a row of theirs."""
+    if server.database is None:
+        return bool(list((server.data / "users" / user).glob(f"projects/*/records/{record_id}.md")))
+    import psycopg
+
+    with psycopg.connect(server.database) as connection:
+        found = connection.execute(
+            "SELECT 1 FROM records WHERE owner = %s AND id = %s AND state = 'live'", (user, record_id)
+        ).fetchone()
+    return found is not None
+
+
 def new_user(server: Server, name: str) -> str:
-    token, _ = TokenStore(server.data).create(name)
-    return token
+    return server.create_token(name)
 
 
 def test_memory_lives_on_the_server_and_a_second_machine_sees_it(
@@ -100,7 +115,7 @@ def test_memory_lives_on_the_server_and_a_second_machine_sees_it(
     assert made.exit_code == 0, made.stderr
     record_id = made.json()["record"]["id"]
     assert laptop.local_records() == []  # the local store is not written
-    assert list((server.data / "users" / "ana").glob(f"projects/*/records/{record_id}.md"))
+    assert stored_on(server, "ana", record_id)
 
     desktop = Machine(tmp_path / "desktop", server.url, token)
     listed = desktop.comet("memory", "list", repo, "--json")
@@ -215,19 +230,20 @@ def test_two_users_are_isolated(server: Server, comet_home: Path) -> None:
 def test_a_token_revoked_mid_session_is_refused_from_the_next_request(
     server: Server, comet_home: Path
 ) -> None:
-    token, entry = TokenStore(server.data).create("carl")
+    token = server.create_token("carl")
+    token_id = token.split("_")[1]
     client = RemoteProvider(Home(comet_home), None, server.url, token, timeout=30)
     try:
         client.apply(Remember(text="Before the revocation", scope="global"))
-        revoked = run_comet("serve", "token", "revoke", entry.id, "--data", server.data)
+        revoked = run_comet("serve", "token", "revoke", token_id, *server.backend_args)
         assert revoked.exit_code == 0, revoked.stderr
         with pytest.raises(RemoteError) as raised:
             client.apply(Remember(text="After the revocation", scope="global"))
         assert raised.value.state == "unauthorised"
     finally:
         client.close()
-    listed = run_comet("serve", "token", "list", "--data", server.data, "--json").json()
-    assert entry.id not in [item["id"] for item in listed["tokens"]]
+    listed = run_comet("serve", "token", "list", *server.backend_args, "--json").json()
+    assert token_id not in [item["id"] for item in listed["tokens"]]
 
 
 def test_http_errors_have_the_contract_shape(server: Server) -> None:
@@ -285,10 +301,11 @@ def test_binding_beyond_loopback_needs_tls_or_says_it_is_insecure(tmp_path: Path
     assert plan("127.0.0.1", 8765, tmp_path, None, None, insecure_http=False).warnings == []
 
 
-@pytest.fixture
-def own_server(tmp_path: Path) -> Iterator[Server]:
+@pytest.fixture(params=BACKENDS)
+def own_server(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[Server]:
     """A server of the test's own, to kill: stopped whatever the test's end."""
-    running = Server(tmp_path / "killed").start()
+    database = request.getfixturevalue("pg_database") if request.param == "postgres" else None
+    running = Server(tmp_path / "killed", database=database).start()
     try:
         yield running
     finally:
@@ -297,7 +314,7 @@ def own_server(tmp_path: Path) -> Iterator[Server]:
 
 def test_a_server_killed_during_applies_keeps_each_change_whole(own_server: Server, comet_home: Path) -> None:
     own = own_server
-    token, _ = TokenStore(own.data).create("erin")
+    token = own.create_token("erin")
     client = RemoteProvider(Home(comet_home), None, own.url, token, timeout=30)
     acknowledged: list[str] = []
     failure: list[RemoteError] = []
@@ -433,6 +450,9 @@ def test_the_director_through_remote_equals_local(server: Server, tmp_path: Path
 
     ours, theirs = delivered(local_env), delivered(remote.env)
     assert any(ours) and theirs == ours
+    # And the session-start requests (no task text): the standing rules, the core profile.
+    starts = [runner.run_session_starts(dataset, loaded, runs_in(env)) for env in (local_env, remote.env)]
+    assert starts[0] == starts[1]
 
 
 class _OtherVersion(http.server.BaseHTTPRequestHandler):

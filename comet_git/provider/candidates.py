@@ -44,7 +44,7 @@ import math
 import re
 from collections.abc import Callable
 from operator import attrgetter
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, Protocol
 
 from comet_git.matching.paths import match as path_match
 from comet_git.matching.paths import request_keys
@@ -152,6 +152,49 @@ DETAIL_SLACK = 24  # candidates considered beyond what max-entries needs, for bu
 SEARCH_APART_FROM = 30_000  # records from which the full-text search runs in a thread
 
 
+# (rowid, title, summary, text, conflictsWith): what delivery reads of the candidates it may place.
+TextRow = tuple[int, str, str, str, "list[str] | None"]
+
+
+class CandidateRows(Protocol):
+    """Where the candidate search reads its rows: the local SQLite index (SqliteRows), or the
+    server's database.  A row is a tuple of _COLUMNS; its rowid is the source's key for it.
+    Which rows to read is decided here; the source reads them near the data."""
+
+    def now(self) -> float:
+        """The Julian day now (what the rows' updated_jd is counted in)."""
+
+    def lexical(self, task: str) -> dict[int, float]:
+        """rowid -> relevance of the record's text to the task text, in 0..1 (see _lexical)."""
+
+    def keyword_hits(self, task: str) -> list[int]:
+        """Rows whose `tasks` keywords share a word with the task (checked exactly later)."""
+
+    def common_selectors(self, stores: list[str], request: TaskRequest) -> frozenset[str]:
+        """See common_selectors."""
+
+    def rows(
+        self,
+        stores: list[str],
+        request: TaskRequest,
+        hits: list[int],
+        everything: bool,
+        *,
+        standing: bool = True,
+    ) -> list[tuple[Any, ...]]:
+        """See _rows."""
+
+    def texts(self, rowids: list[int], in_full: list[int]) -> list[TextRow]:
+        """(rowid, title, summary, text or '' unless in `in_full`, conflictsWith or None) of `rowids`."""
+
+    def live_ids(self, ids: list[str]) -> set[str]:
+        """Which of `ids` are live, current records."""
+
+    def search_apart(self) -> Callable[[str], dict[int, float]] | None:
+        """`lexical` on a connection of its own, to run in a thread beside the rows' reads (a
+        large local index), or None."""
+
+
 def select(
     connection: Any,
     stores: list[str],
@@ -161,6 +204,16 @@ def select(
     everything: bool = False,
     search: Callable[[], Any] | None = None,
 ) -> Selection:
+    """select_from over the local index (`connection`); `search` opens another connection to it:
+    on a large index the full-text search then runs on it in a thread while this connection
+    reads the rows that need no search (SQLite lets go of the GIL while it works, so the two
+    take about the time of the longer)."""
+    return select_from(SqliteRows(connection, has_fts, search), stores, request, everything=everything)
+
+
+def select_from(
+    source: CandidateRows, stores: list[str], request: TaskRequest, *, everything: bool = False
+) -> Selection:
     """The applicable candidates, best first, with the title, summary and text of the ones
     delivery plans to deliver (every core-profile record and the best others are considered;
     the rest are ranked from the index's narrow columns alone and counted).
@@ -168,46 +221,37 @@ def select(
     Only rows that could match are read: core-profile records, rules that the request's
     operation or phase fires, records anchored on the request path and records the full-text
     index finds for the task text; rows that an operation or phase selector excludes are
-    passed over by SQLite.  `everything` reads every row, so that `explain` can say why a
-    record was excluded (only then is `excluded` complete).
-
-    `search` opens another connection to the index: on a large index the full-text search
-    then runs on it in a thread while this connection reads the rows that need no search
-    (SQLite lets go of the GIL while it works, so the two take about the time of the longer)."""
-    if search is not None:
-        # The thread costs a connection and some to-and-fro of the GIL (a millisecond or
-        # two): it pays only on a large index.  The highest rowid is a cheap estimate.
-        size = connection.execute("SELECT max(rowid) FROM records").fetchone()[0] or 0
-        search = search if size >= SEARCH_APART_FROM else None
-    now = connection.execute("SELECT julianday('now')").fetchone()[0]
-    ranker = _Ranker(request, now, common_selectors(connection, stores, request))
+    passed over by the source.  `everything` reads every row, so that `explain` can say why a
+    record was excluded (only then is `excluded` complete)."""
+    search = source.search_apart()
+    ranker = _Ranker(request, source.now(), source.common_selectors(stores, request))
     ranked: dict[int, tuple[str, Candidate | str]] = {}  # rowid -> (id, candidate or why excluded)
     read: list[tuple[Any, ...]] = []  # rows ranked before the last ones (the threaded search)
     if search is None:
-        relevance, keyword_hits = _search(connection, request.task, has_fts)
-        rows = _rows(connection, stores, request, _hits(relevance, keyword_hits), everything)
+        relevance, keyword_hits = source.lexical(request.task), source.keyword_hits(request.task)
+        rows = source.rows(stores, request, _hits(relevance, keyword_hits), everything)
     else:
         # The rows that need no search are read and ranked (as if no text were relevant)
         # while the text search runs; the few that the text turns out to be relevant to are
         # ranked again, and the search's other
         # hits read and ranked after.
-        searching = _Background(_lexical_apart, search, request.task, has_fts)
-        rows = _rows(connection, stores, request, [], everything)
+        searching = _Background(search, request.task)
+        rows = source.rows(stores, request, [], everything)
         standing = {row[_ROWID]: row for row in rows}
         read = rows
         for row in rows:
             ranked[row[_ROWID]] = (row[0], ranker.rank(row, 0.0))
-        keyword_hits = _keyword_hits(connection, request.task, has_fts)
+        keyword_hits = source.keyword_hits(request.task)
         relevance = searching.result()
         relevant = [rowid for rowid, value in relevance.items() if value > 0]  # ranked again
         rows = [standing[rowid] for rowid in relevant if rowid in standing]
         if not everything:
             hits = [rowid for rowid in _hits(relevance, keyword_hits) if rowid not in standing]
-            rows += _rows(connection, stores, request, hits, everything, standing=False)
+            rows += source.rows(stores, request, hits, everything, standing=False)
     for row in rows:
         ranked[row[_ROWID]] = (row[0], ranker.rank(row, relevance.get(row[_ROWID], 0.0)))
     if not everything and not request.session_start:
-        _rank_kin(connection, stores, request, has_fts, ranker, ranked, [*read, *rows], relevance)
+        _rank_kin(source, stores, request, ranker, ranked, [*read, *rows], relevance)
     chosen = [outcome for _, outcome in ranked.values() if isinstance(outcome, Candidate)]
     excluded = {record_id: outcome for record_id, outcome in ranked.values() if isinstance(outcome, str)}
     # Best first: by tier, then score; equal scores by id (stable sorts: faster than a key of tuples).
@@ -222,8 +266,75 @@ def select(
         others = [c for c in chosen if c.memory_type != "core-profile"]
         for candidate in others[reach:]:
             candidate.reached = False
-    _read_texts(connection, [c for c in chosen if c.reached], request)
+    _read_texts(source, [c for c in chosen if c.reached], request)
     return Selection(chosen, excluded, len(given), request)
+
+
+class SqliteRows:
+    """The candidate rows of the local index (index.py's tables)."""
+
+    def __init__(self, connection: Any, has_fts: bool, search: Callable[[], Any] | None = None) -> None:
+        self.connection = connection
+        self.has_fts = has_fts
+        self.search = search
+
+    def now(self) -> float:
+        return float(self.connection.execute("SELECT julianday('now')").fetchone()[0])
+
+    def search_apart(self) -> Callable[[str], dict[int, float]] | None:
+        if self.search is None:
+            return None
+        # The thread costs a connection and some to-and-fro of the GIL (a millisecond or
+        # two): it pays only on a large index.  The highest rowid is a cheap estimate.
+        size = self.connection.execute("SELECT max(rowid) FROM records").fetchone()[0] or 0
+        if size < SEARCH_APART_FROM:
+            return None
+        connect, has_fts = self.search, self.has_fts
+        return lambda task: _lexical_apart(connect, task, has_fts)
+
+    def lexical(self, task: str) -> dict[int, float]:
+        return _lexical(self.connection, task, self.has_fts)
+
+    def keyword_hits(self, task: str) -> list[int]:
+        return _keyword_hits(self.connection, task, self.has_fts)
+
+    def common_selectors(self, stores: list[str], request: TaskRequest) -> frozenset[str]:
+        return common_selectors(self.connection, stores, request)
+
+    def rows(
+        self,
+        stores: list[str],
+        request: TaskRequest,
+        hits: list[int],
+        everything: bool,
+        *,
+        standing: bool = True,
+    ) -> list[tuple[Any, ...]]:
+        return _rows(self.connection, stores, request, hits, everything, standing=standing)
+
+    def texts(self, rowids: list[int], in_full: list[int]) -> list[TextRow]:
+        # The links are parsed only from a record that has some (the index keeps compact JSON).
+        rows = self.connection.execute(
+            "SELECT r.rowid, r.title, r.summary,"
+            " CASE WHEN r.rowid IN (SELECT value FROM json_each(?))"
+            " THEN (SELECT body FROM record_texts t WHERE t.record = r.rowid) ELSE '' END,"
+            " CASE WHEN instr(r.json, '\"conflictsWith\":[]') = 0"
+            " THEN json_extract(r.json, '$.conflictsWith') END"
+            " FROM records r WHERE r.rowid IN (SELECT value FROM json_each(?))",
+            [json.dumps(in_full), json.dumps(rowids)],
+        ).fetchall()
+        return [(rowid, title, summary, text, json.loads(linked) if linked else None)
+                for rowid, title, summary, text, linked in rows]  # fmt: skip
+
+    def live_ids(self, ids: list[str]) -> set[str]:
+        return {
+            row[0]
+            for row in self.connection.execute(
+                "SELECT id FROM records WHERE id IN (SELECT value FROM json_each(?))"
+                " AND state = 'live' AND lifecycle != 'superseded'",
+                [json.dumps(ids)],
+            )
+        }
 
 
 class _Ranker:
@@ -384,10 +495,9 @@ KIN_SEEDS = 2  # the best direct matches whose keywords find their kin
 
 
 def _rank_kin(
-    connection: Any,
+    source: CandidateRows,
     stores: list[str],
     request: TaskRequest,
-    has_fts: bool,
     ranker: _Ranker,
     ranked: dict[int, tuple[str, Candidate | str]],
     rows: list[tuple[Any, ...]],
@@ -410,8 +520,8 @@ def _rank_kin(
     ranker.kin = TaskText(seeds)
     # A row may have been read twice (by several of _rows's queries): rank each once.
     known = {row[_ROWID]: row for row in rows}
-    hits = [rowid for rowid in _keyword_hits(connection, seeds, has_fts) if rowid not in known]
-    for row in _rows(connection, stores, request, hits, False, standing=False) if hits else []:
+    hits = [rowid for rowid in source.keyword_hits(seeds) if rowid not in known]
+    for row in source.rows(stores, request, hits, False, standing=False) if hits else []:
         known[row[_ROWID]] = row
     words = [keyword.lower() for keyword in keywords]
     for row in known.values():
@@ -596,12 +706,6 @@ class _Background:
         return value
 
 
-def _search(connection: Any, task: str, has_fts: bool) -> tuple[dict[int, float], list[int]]:
-    """The task text's relevance to records (see _lexical), and the rows whose `tasks`
-    keywords share a word with it."""
-    return _lexical(connection, task, has_fts), _keyword_hits(connection, task, has_fts)
-
-
 def _lexical_apart(connect: Callable[[], Any], task: str, has_fts: bool) -> dict[int, float]:
     """_lexical on a connection of its own (closed after)."""
     connection = connect()
@@ -636,7 +740,7 @@ def may_be_given_in_full(candidate: Candidate, request: TaskRequest) -> bool:
     )
 
 
-def _read_texts(connection: Any, candidates: list[Candidate], request: TaskRequest) -> None:
+def _read_texts(source: CandidateRows, candidates: list[Candidate], request: TaskRequest) -> None:
     """Title and summary of the candidates delivery may place (the ones reached: of the rest it
     needs only the lengths), and the text of those it may give in full; and, for each that
     contradicts a live record the tool could not settle, a whyApplied that says so."""
@@ -644,31 +748,14 @@ def _read_texts(connection: Any, candidates: list[Candidate], request: TaskReque
         return
     by_rowid = {candidate.rowid: candidate for candidate in candidates}
     in_full = [c.rowid for c in candidates if may_be_given_in_full(c, request)]
-    # The links are parsed only from a record that has some (the index keeps compact JSON).
-    rows = connection.execute(
-        "SELECT r.rowid, r.title, r.summary,"
-        " CASE WHEN r.rowid IN (SELECT value FROM json_each(?))"
-        " THEN (SELECT body FROM record_texts t WHERE t.record = r.rowid) ELSE '' END,"
-        " CASE WHEN instr(r.json, '\"conflictsWith\":[]') = 0"
-        " THEN json_extract(r.json, '$.conflictsWith') END"
-        " FROM records r WHERE r.rowid IN (SELECT value FROM json_each(?))",
-        [json.dumps(in_full), json.dumps(list(by_rowid))],
-    ).fetchall()
     conflicts: dict[int, list[str]] = {}
-    for rowid, title, summary, text, linked in rows:
+    for rowid, title, summary, text, linked in source.texts(list(by_rowid), in_full):
         candidate = by_rowid[rowid]
         candidate.title, candidate.summary, candidate.text = title, summary, text
         if linked:
-            conflicts[rowid] = json.loads(linked)
+            conflicts[rowid] = linked
     if conflicts:
-        live = {
-            row[0]
-            for row in connection.execute(
-                "SELECT id FROM records WHERE id IN (SELECT value FROM json_each(?))"
-                " AND state = 'live' AND lifecycle != 'superseded'",
-                [json.dumps([i for ids in conflicts.values() for i in ids])],
-            )
-        }
+        live = source.live_ids([i for ids in conflicts.values() for i in ids])
         for rowid, ids in conflicts.items():
             by_rowid[rowid].why += [
                 f"conflicts with {other} (unsettled: ask which holds)" for other in ids if other in live

@@ -178,6 +178,35 @@ def _input_error(option: str, message: str, hint: str | None) -> InvalidInputErr
     return InvalidInputError(f"{option}: {message}", hint=hint)
 
 
+def store_for_scope(global_store: ScopeStore, project_store: ScopeStore | None, scope: str) -> ScopeStore:
+    """The store a change of `scope` goes to, or why there is none."""
+    if scope == "global":
+        return global_store
+    if scope != "project":
+        raise InvalidInputError(f"--scope: {scope!r} is not allowed", hint="allowed values: global, project")
+    if project_store is None:
+        raise CometError(
+            "project scope needs a git repository, and this path is not inside one",
+            hint="run the command inside a repository (or pass its PATH), or use --scope global",
+        )
+    return project_store
+
+
+def missing_record(record_id: str, owner: str | None, visible: list[str]) -> CometError:
+    """Why `record_id` is not among the records found: another project's, forgotten, or unknown
+    (`owner`: the store that holds it, live or forgotten, if any)."""
+    if owner is not None and owner not in visible:
+        return OtherProjectError(
+            f"{record_id} belongs to another project ({owner})",
+            hint="run the command from that repository, or pass its path",
+        )
+    forgotten = owner is not None
+    return NotFoundError(
+        f"no record {record_id}" + (" (it was forgotten)" if forgotten else ""),
+        hint="`comet memory list --all` shows the ids you have"
+        + (f"; `comet memory rollback --id {record_id}` restores it" if forgotten else ""),
+    )
+
 class LocalProvider:
     name = "local"
 
@@ -202,19 +231,7 @@ class LocalProvider:
         return stores
 
     def store_for_scope(self, scope: str) -> ScopeStore:
-        if scope == "global":
-            return self.global_store
-        if scope != "project":
-            raise InvalidInputError(
-                f"--scope: {scope!r} is not allowed", hint="allowed values: global, project"
-            )
-        store = self.project_store
-        if store is None:
-            raise CometError(
-                "project scope needs a git repository, and this path is not inside one",
-                hint="run the command inside a repository (or pass its PATH), or use --scope global",
-            )
-        return store
+        return store_for_scope(self.global_store, self.project_store, scope)
 
     # -- sessions ---------------------------------------------------------------
 
@@ -423,20 +440,8 @@ class LocalProvider:
 
     def _explain_missing(self, index: Index, ids: tuple[str, ...], found: set[str], names: list[str]) -> None:
         for record_id in ids:
-            if record_id in found:
-                continue
-            owner = index.store_of(record_id)
-            if owner is not None and owner not in names:
-                raise OtherProjectError(
-                    f"{record_id} belongs to another project ({owner})",
-                    hint="run the command from that repository, or pass its path",
-                )
-            forgotten = owner is not None
-            raise NotFoundError(
-                f"no record {record_id}" + (" (it was forgotten)" if forgotten else ""),
-                hint="`comet memory list --all` shows the ids you have"
-                + (f"; `comet memory rollback --id {record_id}` restores it" if forgotten else ""),
-            )
+            if record_id not in found:
+                raise missing_record(record_id, index.store_of(record_id), names)
 
     def _history(self, view: RecordView) -> list[dict[str, Any]]:
         from comet_git.records.history import RecordHistory
@@ -474,7 +479,7 @@ class LocalProvider:
         ]
 
     def apply(self, change: Change) -> ChangeResult:
-        change = _without_secrets(change)
+        change = without_secrets(change)
         if isinstance(change, Remember):
             return self._remember(change)
         if isinstance(change, Import):
@@ -608,56 +613,7 @@ class LocalProvider:
 
     def _correct(self, writer: StoreWriter, change: Correct) -> ChangeResult:
         _, _, _, current = writer.live_file(change.id)
-        if change.base_version is not None and current.version != change.base_version:
-            raise ConcurrentEditError(
-                f"{change.id} is at version {current.version} now, not {change.base_version}:"
-                " another correction came first",
-                hint=f"`comet memory show --id {change.id}` shows it; edit that version",
-            )
-        if current.lifecycle == "superseded":
-            replacement = ", ".join(current.superseded_by) or "its replacement"
-            raise CometError(
-                f"{change.id} is superseded: correcting it would not bring it back into use",
-                hint=f"correct {replacement} instead, or `comet memory rollback --id {change.id}`",
-            )
-        selectors = Selectors(
-            paths=current.selectors.paths if change.paths is None else change.paths,
-            tasks=current.selectors.tasks if change.tasks is None else change.tasks,
-            operations=current.selectors.operations if change.operations is None else change.operations,
-            phases=current.selectors.phases if change.phases is None else change.phases,
-        )
-        fields = current.front_matter()
-        title_was_derived = current.title == default_title(current.text)
-        new_title = change.title or (
-            default_title(change.text) if change.text and title_was_derived else current.title
-        )
-        fields.update(
-            {
-                "title": new_title,
-                "summary": change.summary if change.summary is not None else current.summary,
-                "memoryType": change.memory_type or current.memory_type,
-                "memoryClass": change.memory_class or current.memory_class,
-                "selectors": {k: v for k, v in selectors.to_json().items() if v} or None,
-                "authority": "explicit",
-                "lifecycle": "proven" if current.lifecycle == "trial" else current.lifecycle,
-            }
-        )
-        candidate = _validated(
-            {k: v for k, v in fields.items() if v is not None}, change.text or current.text, COMMAND_LINE
-        )
-        updated, changed = writer.correct(
-            change.id,
-            {
-                "title": candidate.title,
-                "summary": candidate.summary,
-                "memory_type": candidate.memory_type,
-                "memory_class": candidate.memory_class,
-                "selectors": candidate.selectors,
-                "authority": candidate.authority,
-                "lifecycle": candidate.lifecycle,
-                "text": candidate.text,
-            },
-        )
+        updated, changed = writer.correct(change.id, corrected_fields(current, change))
         return ChangeResult(
             "corrected" if changed else "unchanged", updated.id, _view_of(writer.index, updated.id)
         )
@@ -719,7 +675,59 @@ def _mend_digests(index: Index, store: ScopeStore, found: Scan) -> None:
         index.reset_rows_digest(store.name, kind, seen, digest)
 
 
-def _without_secrets(change: Change) -> Change:
+def corrected_fields(current: Record, change: Correct) -> dict[str, Any]:
+    """What a person's correction changes in `current` (Record field names), validated; refused
+    when it was made on an older version, or the record is superseded."""
+    if change.base_version is not None and current.version != change.base_version:
+        raise ConcurrentEditError(
+            f"{change.id} is at version {current.version} now, not {change.base_version}:"
+            " another correction came first",
+            hint=f"`comet memory show --id {change.id}` shows it; edit that version",
+        )
+    if current.lifecycle == "superseded":
+        replacement = ", ".join(current.superseded_by) or "its replacement"
+        raise CometError(
+            f"{change.id} is superseded: correcting it would not bring it back into use",
+            hint=f"correct {replacement} instead, or `comet memory rollback --id {change.id}`",
+        )
+    selectors = Selectors(
+        paths=current.selectors.paths if change.paths is None else change.paths,
+        tasks=current.selectors.tasks if change.tasks is None else change.tasks,
+        operations=current.selectors.operations if change.operations is None else change.operations,
+        phases=current.selectors.phases if change.phases is None else change.phases,
+    )
+    fields = current.front_matter()
+    title_was_derived = current.title == default_title(current.text)
+    new_title = change.title or (
+        default_title(change.text) if change.text and title_was_derived else current.title
+    )
+    fields.update(
+        {
+            "title": new_title,
+            "summary": change.summary if change.summary is not None else current.summary,
+            "memoryType": change.memory_type or current.memory_type,
+            "memoryClass": change.memory_class or current.memory_class,
+            "selectors": {k: v for k, v in selectors.to_json().items() if v} or None,
+            "authority": "explicit",
+            "lifecycle": "proven" if current.lifecycle == "trial" else current.lifecycle,
+        }
+    )
+    candidate = _validated(
+        {k: v for k, v in fields.items() if v is not None}, change.text or current.text, COMMAND_LINE
+    )
+    return {
+        "title": candidate.title,
+        "summary": candidate.summary,
+        "memory_type": candidate.memory_type,
+        "memory_class": candidate.memory_class,
+        "selectors": candidate.selectors,
+        "authority": candidate.authority,
+        "lifecycle": candidate.lifecycle,
+        "text": candidate.text,
+    }
+
+
+def without_secrets(change: Change) -> Change:
     """What a person or an agent asks to store is redacted like the journal: no record, history
     version, profile.md or index row ever holds the secret."""
     if not isinstance(change, (Remember, Correct)):

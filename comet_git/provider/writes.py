@@ -81,6 +81,42 @@ def _lifecycle_after(record: Record, outcome: RecordOutcome, counts: dict[str, i
     return lifecycle
 
 
+def outcome_applied(current: Record, outcome: RecordOutcome) -> tuple[Record, bool]:
+    """The record with `outcome` counted and its lifecycle moved, and whether that retired it
+    (then it is a new version, to keep in history; else bookkeeping over the current one)."""
+    counts = _counted(current, outcome)
+    updated = current.evolve(
+        lifecycle=_lifecycle_after(current, outcome, counts),
+        application=Application(
+            last_applied_at=outcome.applied_at,
+            last_why_applied=outcome.why_applied,
+            last_outcome=outcome.outcome,
+            counts=tuple(sorted(counts.items())),
+        ),
+    )
+    retirement = _retirement(updated, counts)
+    if retirement is None:
+        return updated, False
+    retired = updated.evolve(
+        lifecycle="superseded",
+        evidence=(*updated.evidence, retirement)[-MAX_EVIDENCE:],
+        version=current.version + 1,
+        updated_at=utc_now(),
+    )
+    return retired, True
+
+
+def restored_version(old: Record, current: Record) -> Record:
+    """What a rollback of a correction writes: the old version's content as the next version,
+    with the current counts and the longer evidence."""
+    return old.evolve(
+        version=current.version + 1,
+        updated_at=utc_now(),
+        application=current.application,
+        evidence=current.evidence if len(current.evidence) > len(old.evidence) else old.evidence,
+    )
+
+
 def record_name(path: Path, store: ScopeStore) -> str:
     return path.relative_to(store.root).as_posix()
 
@@ -337,27 +373,11 @@ class StoreWriter:
         version, except when repeated failures retire an inferred record: that is a
         change of what the record is, kept in its history."""
         path, raw, state, current = self.live_file(outcome.id)
-        counts = _counted(current, outcome)
-        updated = current.evolve(
-            lifecycle=_lifecycle_after(current, outcome, counts),
-            application=Application(
-                last_applied_at=outcome.applied_at,
-                last_why_applied=outcome.why_applied,
-                last_outcome=outcome.outcome,
-                counts=tuple(sorted(counts.items())),
-            ),
-        )
-        retirement = _retirement(updated, counts)
-        if retirement is not None:
-            retired = updated.evolve(
-                lifecycle="superseded",
-                evidence=(*updated.evidence, retirement)[-MAX_EVIDENCE:],
-                version=current.version + 1,
-                updated_at=utc_now(),
-            )
-            self.replace_version(path, raw, state, current, retired, "outcomes")
-            return retired
-        self._write_in_place(path, raw, state, current, updated)
+        updated, retired = outcome_applied(current, outcome)
+        if retired:
+            self.replace_version(path, raw, state, current, updated, "outcomes")
+        else:
+            self._write_in_place(path, raw, state, current, updated)
         return updated
 
     # -- rollback -------------------------------------------------------------
@@ -403,12 +423,7 @@ class StoreWriter:
             raise CometError(f"the history of {record_id} does not say which version to restore")
         old = history.version(version)
         path, raw, state, current = self.live_file(record_id)
-        restored = old.evolve(
-            version=current.version + 1,
-            updated_at=utc_now(),
-            application=current.application,
-            evidence=current.evidence if len(current.evidence) > len(old.evidence) else old.evidence,
-        )
+        restored = restored_version(old, current)
         history.keep(current)
         written = atomic_write(path, update_record_text(raw, restored), expected=state)
         history.log("rollback", "command", current.version, restored.version)

@@ -95,24 +95,39 @@ class RecordHistory:
         return found
 
     def log(self, action: str, source: str, from_version: int | None, to_version: int | None) -> None:
-        entry = Action(action, utc_now(), source, from_version, to_version)
         try:
             existing = self.log_path.read_bytes()
         except FileNotFoundError:
             existing = b""
-        if existing and not existing.endswith(b"\n"):
-            existing += b"\n"  # a torn last line stays on its own
-        atomic_write(self.log_path, existing + (json.dumps(entry.to_json()) + "\n").encode("utf-8"))
+        atomic_write(self.log_path, appended(existing, action_line(action, source, from_version, to_version)))
 
     def last_undoable(self) -> Action | None:
         """The most recent correction or forget that no rollback has undone yet."""
-        stack: list[Action] = []
-        for entry in self.actions():
-            if entry.action in UNDOABLE:
-                stack.append(entry)
-            elif entry.action == "rollback" and stack:
-                stack.pop()
-        return stack[-1] if stack else None
+        return last_undoable(self.actions())
 
     def erase(self) -> None:
         remove_tree(self.directory)
+
+
+def last_undoable(actions: list[Action]) -> Action | None:
+    """Of `actions` (oldest first), the most recent correction or forget no rollback undid yet."""
+    stack: list[Action] = []
+    for entry in actions:
+        if entry.action in UNDOABLE:
+            stack.append(entry)
+        elif entry.action == "rollback" and stack:
+            stack.pop()
+    return stack[-1] if stack else None
+
+
+def action_line(action: str, source: str, from_version: int | None, to_version: int | None) -> bytes:
+    """One line of actions.jsonl, as `log` appends it."""
+    entry = Action(action, utc_now(), source, from_version, to_version)
+    return (json.dumps(entry.to_json()) + "\n").encode("utf-8")
+
+
+def appended(existing: bytes, line: bytes) -> bytes:
+    """actions.jsonl with `line` appended: a torn last line stays on its own."""
+    if existing and not existing.endswith(b"\n"):
+        existing += b"\n"
+    return existing + line

@@ -1,8 +1,10 @@
 """The memory service as an ASGI app (Starlette): `comet.provider/v1` over HTTP, as JSON.
 
-Each user has a store of their own under `--data`: `users/NAME/` is laid out as a
-COMET_HOME is (Markdown records, the SQLite index), and the Local provider serves it.
-A token names its user, and a request reaches only that user's store: another user's
+Two backends serve the same contract.  The embedded one (the default): each user has a store
+of their own under `--data`, `users/NAME/` laid out as a COMET_HOME is (Markdown records, the
+SQLite index), and the Local provider serves it.  With `--database URL`, every user's records,
+history, tombstones and tokens are rows of one PostgreSQL database (server/postgres/).
+A token names its user, and a request reaches only that user's records: another user's
 ids are unknown there (404), never forbidden (403), so nobody learns they exist.
 
 Every answer is JSON of the contract's version; an error is the CLI's error shape
@@ -14,7 +16,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import anyio
 import anyio.to_thread
@@ -27,7 +29,7 @@ from starlette.schemas import SchemaGenerator
 from comet_git import __version__
 from comet_git.errors import CometError, ConcurrentEditError, InvalidInputError, NotFoundError, StoreError
 from comet_git.identity import KEY_PATTERN
-from comet_git.provider import PROVIDER_SCHEMA, wire
+from comet_git.provider import PROVIDER_SCHEMA, Provider, wire
 from comet_git.provider.local import LocalProvider
 from comet_git.server.tokens import TokenStore
 from comet_git.store import Home
@@ -65,23 +67,51 @@ def error_response(status: int, error: CometError) -> Response:
     return Response(wire.dumps(wire.error_to_json(error)), status_code=status, media_type="application/json")
 
 
-class MemoryService:
+class Tokens(Protocol):
+    def user_of(self, token: str) -> str | None: ...
+
+
+class Backend(Protocol):
+    """Where the users' memory is: what a token opens, and the provider of a user's records."""
+
+    tokens: Tokens
+    workers: int  # the store calls run at once
+    tokens_wait: bool  # a token's look-up waits on a database: made off the event loop
+
+    def provider_for(self, user: str, project: str | None) -> Provider: ...
+
+
+class EmbeddedBackend:
+    """One LocalProvider per user, over `data/users/NAME`."""
+
+    workers = STORE_WORKERS
+    tokens_wait = False  # a file, read again only when it changed
+
     def __init__(self, data: Path) -> None:
         self.data = data
         self.tokens = TokenStore(data)
+
+    def provider_for(self, user: str, project: str | None) -> Provider:
+        return LocalProvider(Home(self.data / "users" / user), project)
+
+
+class MemoryService:
+    def __init__(self, backend: Backend) -> None:
+        self.backend = backend
         self._limiter: anyio.CapacityLimiter | None = None
 
-    async def run(self, handler: Handler, provider: LocalProvider, data: dict[str, Any]) -> bytes:
+    async def run(self, handler: Handler, provider: Provider, data: dict[str, Any]) -> bytes:
         if self._limiter is None:  # made in the event loop that serves
-            self._limiter = anyio.CapacityLimiter(STORE_WORKERS)
+            self._limiter = anyio.CapacityLimiter(self.backend.workers)
         return await anyio.to_thread.run_sync(handler, provider, data, limiter=self._limiter)
 
-    def user_home(self, user: str) -> Home:
-        return Home(self.data / "users" / user)
-
-    def authorised_user(self, request: Request) -> str:
+    async def authorised_user(self, request: Request) -> str:
         scheme, _, token = request.headers.get("authorization", "").partition(" ")
-        user = self.tokens.user_of(token.strip()) if scheme.lower() == "bearer" else None
+        user = None
+        if scheme.lower() == "bearer" and self.backend.tokens_wait:
+            user = await anyio.to_thread.run_sync(self.backend.tokens.user_of, token.strip())
+        elif scheme.lower() == "bearer":
+            user = self.backend.tokens.user_of(token.strip())
         if user is None:
             raise HttpError(
                 401,
@@ -106,11 +136,11 @@ class MemoryService:
             raise HttpError(400, wire.WireError("the client went away before its request was sent")) from None
         return dict(wire.parse_document(bytes(body), "request"))
 
-    def provider_for(self, user: str, data: dict[str, Any]) -> LocalProvider:
+    def provider_for(self, user: str, data: dict[str, Any]) -> Provider:
         project = data.get("project")
         if project is not None and (not isinstance(project, str) or not KEY_PATTERN.match(project)):
             raise wire.WireError(f"request: {project!r} is not a project key")
-        return LocalProvider(self.user_home(user), project)
+        return self.backend.provider_for(user, project)
 
 
 def _too_large() -> CometError:
@@ -119,7 +149,7 @@ def _too_large() -> CometError:
     )
 
 
-Handler = Callable[[LocalProvider, dict[str, Any]], bytes]
+Handler = Callable[[Provider, dict[str, Any]], bytes]
 
 
 def endpoint(service: MemoryService, handler: Handler) -> Callable[[Request], Awaitable[Response]]:
@@ -128,7 +158,7 @@ def endpoint(service: MemoryService, handler: Handler) -> Callable[[Request], Aw
 
     async def run(request: Request) -> Response:
         try:
-            user = service.authorised_user(request)
+            user = await service.authorised_user(request)
             data = await service.read_document(request)
             provider = service.provider_for(user, data)
             body = await service.run(handler, provider, data)
@@ -147,7 +177,7 @@ def endpoint(service: MemoryService, handler: Handler) -> Callable[[Request], Aw
     return run
 
 
-def handle_status(provider: LocalProvider, data: dict[str, Any]) -> bytes:
+def handle_status(provider: Provider, data: dict[str, Any]) -> bytes:
     """
     summary: The store's status (counts by lifecycle and type, invalid files, the index).
     requestBody: {content: {application/json: {schema: {$ref: '#/components/schemas/Request'}}}}
@@ -158,7 +188,7 @@ def handle_status(provider: LocalProvider, data: dict[str, Any]) -> bytes:
     return wire.dumps(wire.document(status=wire.status_to_json(provider.status())))
 
 
-def handle_query(provider: LocalProvider, data: dict[str, Any]) -> bytes:
+def handle_query(provider: Provider, data: dict[str, Any]) -> bytes:
     """
     summary: Records by filter, or the director's candidate search for a task request.
     requestBody: {content: {application/json: {schema: {$ref: '#/components/schemas/Request'}}}}
@@ -171,7 +201,7 @@ def handle_query(provider: LocalProvider, data: dict[str, Any]) -> bytes:
     return wire.query_result_to_bytes(provider.query(wire.query_from_json(data.get("query"))))
 
 
-def handle_apply(provider: LocalProvider, data: dict[str, Any]) -> bytes:
+def handle_apply(provider: Provider, data: dict[str, Any]) -> bytes:
     """
     summary: Apply one change (remember, correct, forget, rollback, outcome, amend).
     requestBody: {content: {application/json: {schema: {$ref: '#/components/schemas/Request'}}}}
@@ -223,8 +253,8 @@ SCHEMAS = SchemaGenerator(
 )
 
 
-def create_app(data: Path) -> Starlette:
-    service = MemoryService(data)
+def create_app(backend: Backend) -> Starlette:
+    service = MemoryService(backend)
 
     async def openapi(request: Request) -> Response:
         return JSONResponse(SCHEMAS.get_schema(routes=request.app.routes))

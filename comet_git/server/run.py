@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import ipaddress
 from pathlib import Path
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from comet_git.errors import CometError
 
@@ -23,6 +23,7 @@ class Listening(NamedTuple):
     tls_cert: Path | None
     tls_key: Path | None
     warnings: list[str]
+    database: str | None = None  # a PostgreSQL URL: the database backend instead of the embedded one
 
 
 def is_loopback(host: str) -> bool:
@@ -35,7 +36,13 @@ def is_loopback(host: str) -> bool:
 
 
 def plan(
-    host: str, port: int, data: Path, tls_cert: Path | None, tls_key: Path | None, insecure_http: bool
+    host: str,
+    port: int,
+    data: Path,
+    tls_cert: Path | None,
+    tls_key: Path | None,
+    insecure_http: bool,
+    database: str | None = None,
 ) -> Listening:
     """How to listen; refused when memory would cross a network unencrypted without being asked."""
     if (tls_cert is None) != (tls_key is None):
@@ -53,7 +60,11 @@ def plan(
         warnings.append(INSECURE_WARNING.format(host=host))
     if not 0 < port < 65536:
         raise CometError(f"--port {port} is not a TCP port", hint="pass a port from 1 to 65535")
-    return Listening(host, port, data, tls_cert, tls_key, warnings)
+    if database is not None:
+        from comet_git.server.postgres.database import check_url
+
+        check_url(database)
+    return Listening(host, port, data, tls_cert, tls_key, warnings, database)
 
 
 def serve(listening: Listening) -> None:
@@ -62,19 +73,29 @@ def serve(listening: Listening) -> None:
     try:
         import uvicorn
 
-        from comet_git.server.app import create_app
+        from comet_git.server.app import EmbeddedBackend, create_app
     except ImportError as error:
         raise CometError(
             f"`comet serve` needs the server extra ({error.name} is missing)",
             hint="install the server extra: pip install '.[server]' in a checkout of this repository",
         ) from None
-    listening.data.mkdir(parents=True, exist_ok=True, mode=0o700)
-    uvicorn.run(
-        create_app(listening.data),
-        host=listening.host,
-        port=listening.port,
-        ssl_certfile=str(listening.tls_cert) if listening.tls_cert else None,
-        ssl_keyfile=str(listening.tls_key) if listening.tls_key else None,
-        log_level="warning",
-        access_log=False,
-    )
+    if listening.database is None:
+        listening.data.mkdir(parents=True, exist_ok=True, mode=0o700)
+        backend: Any = EmbeddedBackend(listening.data)
+    else:
+        from comet_git.server.postgres.backend import PostgresBackend
+
+        backend = PostgresBackend(listening.database)  # the migrations applied, the pool open
+    try:
+        uvicorn.run(
+            create_app(backend),
+            host=listening.host,
+            port=listening.port,
+            ssl_certfile=str(listening.tls_cert) if listening.tls_cert else None,
+            ssl_keyfile=str(listening.tls_key) if listening.tls_key else None,
+            log_level="warning",
+            access_log=False,
+        )
+    finally:
+        if listening.database is not None:
+            backend.close()

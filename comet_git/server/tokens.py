@@ -46,6 +46,12 @@ def check_user(user: str) -> str:
     return user
 
 
+def new_token() -> tuple[str, str]:
+    """A new token's id, and the token (`comet_<id>_<secret>`)."""
+    token_id = secrets.token_hex(6)
+    return token_id, f"comet_{token_id}_{secrets.token_urlsafe(32)}"
+
+
 class TokenStore:
     def __init__(self, data: Path) -> None:
         self.data = data
@@ -85,8 +91,7 @@ class TokenStore:
     def create(self, user: str) -> tuple[str, TokenEntry]:
         """A new token for `user`: the token itself is returned once and stored nowhere."""
         check_user(user)
-        token_id = secrets.token_hex(6)
-        token = f"comet_{token_id}_{secrets.token_urlsafe(32)}"
+        token_id, token = new_token()
         entry = TokenEntry(token_id, user, self._digest(token), utc_now())
         with file_lock(self.data / ".tokens.lock"):
             entries = dict(self.entries())
