@@ -207,6 +207,7 @@ def missing_record(record_id: str, owner: str | None, visible: list[str]) -> Com
         + (f"; `comet memory rollback --id {record_id}` restores it" if forgotten else ""),
     )
 
+
 class LocalProvider:
     name = "local"
 

@@ -21,6 +21,7 @@ from comet_git.errors import CometError, InvalidInputError, NotFoundError, Store
 from comet_git.index import record_json
 from comet_git.matching.text import slots, tokens
 from comet_git.provider import (
+    TALLIED,
     Amend,
     ArchivedFile,
     Change,
@@ -36,6 +37,7 @@ from comet_git.provider import (
     Rollback,
     StatusReport,
     StoreStatus,
+    TallyRow,
 )
 from comet_git.provider.archive import check_paths
 from comet_git.provider.candidates import Selection, TaskRequest, select_from
@@ -144,7 +146,7 @@ class PostgresProvider:
                 return QueryResult([], [], {}, archive=tuple(self._archive(connection, stores)))
             if query.similar is not None:
                 return QueryResult(self._similar(connection, names, query.similar), [], {})
-            result = QueryResult(self._listing(connection, names, query), [], {})
+            result = self._listing(connection, names, query)
             if query.ids:
                 found = {view.id for view in result.records}
                 for record_id in query.ids:
@@ -155,37 +157,63 @@ class PostgresProvider:
                     result.history[view.id] = self._history(connection, view)
             return result
 
-    def _listing(self, connection: psycopg.Connection[Any], names: list[str], query: Query) -> list[bytes]:
-        """As index.Index.select: project scope first, then by type and recency; with `text`, the
-        records with any of its words, most words first."""
+    def _listing(self, connection: psycopg.Connection[Any], names: list[str], query: Query) -> QueryResult:
+        """As LocalProvider's listing (index.Index.select): project scope first, then by type and
+        recency; with `text`, the records with any of its words, most words first; a page of them
+        (`offset`, `limit`) with the `total`, and the `tally`, counted in the database."""
         states = ["live", "forgotten"] if query.include_forgotten else ["live"]
         clauses = ["owner = %s", "state = ANY(%s)"]
         params: list[Any] = [self.owner, states]
         if not (query.include_superseded or query.ids):
             clauses.append("lifecycle <> 'superseded'")
+        if query.conflicting:
+            clauses.append("cardinality(conflicts_with) > 0")
         for column, values in (("id", query.ids), ("memory_type", query.memory_types),
-                               ("lifecycle", query.lifecycles)):  # fmt: skip
+                               ("lifecycle", query.lifecycles), ("memory_class", query.memory_classes),
+                               ("authority", query.authorities)):  # fmt: skip
             if values:
                 clauses.append(f"{column} = ANY(%s)")
                 params.append(list(values))
+        paged = query.limit is not None or query.offset > 0
+        offset, limit = max(query.offset, 0), None if query.limit is None else max(query.limit, 0)
         if query.text and query.text.strip():
-            return self._ranked_listing(connection, names, clauses, params, query.text)
-        pieces: list[str] = []
-        for store in sorted(names, key=lambda name: name == "global"):
-            pieces += [
-                row[0]
-                for row in connection.execute(
-                    f"SELECT json FROM records WHERE {' AND '.join(clauses)} AND store = %s"
-                    f" ORDER BY {LISTING_ORDER}",
-                    [*params, store],
+            found = self._ranked_listing(connection, names, clauses, params, query.text)
+            tally = _tally_of(found) if query.tally else None
+            total = len(found) if paged or query.tally else None
+            page = found[offset:] if limit is None else found[offset : offset + limit]
+            return QueryResult(_array(page), [], {}, total=total, tally=tally)
+        tally = None
+        if query.tally:
+            tally = tuple(
+                (str(scope), str(kind), str(klass), str(lifecycle), str(authority), int(count))
+                for scope, kind, klass, lifecycle, authority, count in connection.execute(
+                    "SELECT scope, memory_type, memory_class, lifecycle, authority, count(*) FROM records"
+                    f" WHERE {' AND '.join(clauses)} AND store = ANY(%s)"
+                    " GROUP BY scope, memory_type, memory_class, lifecycle, authority",
+                    [*params, names],
                 )
-            ]
-        return [("[" + ",".join(pieces) + "]").encode("utf-8")]
+            )
+        total = None
+        if tally is not None:
+            total = sum(row[-1] for row in tally)
+        elif paged:
+            row = connection.execute(
+                f"SELECT count(*) FROM records WHERE {' AND '.join(clauses)} AND store = ANY(%s)",
+                [*params, names],
+            ).fetchone()
+            total = int(row[0]) if row else 0
+        # Project scope first: the global store sorts last.
+        rows = connection.execute(
+            f"SELECT json FROM records WHERE {' AND '.join(clauses)} AND store = ANY(%s)"
+            f" ORDER BY store = 'global', {LISTING_ORDER} OFFSET %s LIMIT %s",
+            [*params, names, offset, limit],
+        )
+        return QueryResult(_array([row[0] for row in rows]), [], {}, total=total, tally=tally)
 
     def _ranked_listing(
         self, connection: psycopg.Connection[Any], names: list[str], clauses: list[str], params: list[Any],
         text: str,
-    ) -> list[bytes]:  # fmt: skip
+    ) -> list[str]:  # fmt: skip
         """Any word as typed (a prefix of a word of the record) or as its stem; words of scripts
         without spaces as substrings.  Ordered by how many words were found as substrings, then
         by ts_rank (where the local index orders by BM25), then the most recent."""
@@ -204,7 +232,7 @@ class PostgresProvider:
         if stem_query:
             hits.append("terms_vector @@ %s::tsquery")
         if not hits:
-            return [b"[]"]
+            return []
         rank = " + ".join(
             [*([f"ts_rank({WORDS_VECTOR}, %s::tsquery)"] if prefix_query else []),
              *(["ts_rank(terms_vector, %s::tsquery)"] if stem_query else [])]
@@ -220,7 +248,7 @@ class PostgresProvider:
         rows = connection.execute(
             sql, [*params, names, *substring_params, *searches, *substring_params, *searches]
         )
-        return [("[" + ",".join(row[0] for row in rows) + "]").encode("utf-8")]
+        return [row[0] for row in rows]
 
     def _similar(self, connection: psycopg.Connection[Any], names: list[str], text: str) -> list[bytes]:
         """The live, current records that share tokens with `text`, closest first (ts_rank over the
@@ -734,3 +762,18 @@ def _walk_order(path: str) -> tuple[int, str]:
     """archived_files's order: records/, history/, tombstones/, each sorted."""
     folder = path.split("/", 1)[0]
     return (("records", "history", "tombstones").index(folder), path)
+
+
+def _array(records_json: list[str]) -> list[bytes]:
+    """Records' JSON texts as the pieces of one JSON array (QueryResult.records_json)."""
+    return [("[" + ",".join(records_json) + "]").encode("utf-8")]
+
+
+def _tally_of(records_json: list[str]) -> tuple[TallyRow, ...]:
+    """QueryResult.tally of a few records already read (a text search's)."""
+    counts: dict[tuple[str, ...], int] = {}
+    for text in records_json:
+        record = json.loads(text)
+        key = tuple(str(record.get(field) or "") for field in TALLIED)
+        counts[key] = counts.get(key, 0) + 1
+    return tuple((key[0], key[1], key[2], key[3], key[4], count) for key, count in counts.items())

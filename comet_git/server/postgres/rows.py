@@ -1,4 +1,4 @@
-"""A record as rows of the PostgreSQL schema (migrations/0001_initial.sql): the columns derived from
+"""A record as rows of the PostgreSQL schema (migrations/): the columns derived from
 it the way the local index derives its own (index.py), so that listings and the candidate search
 read the same values on both backends."""
 
@@ -18,10 +18,10 @@ UNIX_EPOCH_JULIAN_DAY = 2440587.5
 UNICODE61_WORD = re.compile(r"[^\W_]+")
 
 RECORD_COLUMNS = (
-    "store", "state", "scope", "memory_type", "authority", "lifecycle", "version", "updated_at",
-    "updated_jd", "sel_paths", "sel_operations", "sel_phases", "tasks", "outcomes", "text_length",
-    "manifest_length", "title", "summary", "body", "terms", "fts_length", "conflicts_with", "json",
-    "markdown",
+    "store", "state", "scope", "memory_type", "memory_class", "authority", "lifecycle", "version",
+    "updated_at", "updated_jd", "sel_paths", "sel_operations", "sel_phases", "tasks", "outcomes",
+    "text_length", "manifest_length", "title", "summary", "body", "terms", "fts_length", "conflicts_with",
+    "json", "markdown",
 )  # fmt: skip
 
 
@@ -74,6 +74,7 @@ def record_values(store: str, record: Record, state: str, markdown: str) -> dict
         "state": state,
         "scope": record.scope,
         "memory_type": record.memory_type,
+        "memory_class": record.memory_class,
         "authority": record.authority,
         "lifecycle": record.lifecycle,
         "version": record.version,
