@@ -68,7 +68,10 @@ def test_the_demo_runs_the_whole_loop(tmp_path: Path, comet_home: Path) -> None:
     assert status.stdout == ""  # nothing of comet's in the repository's files
 
 
-def test_every_printed_command_is_what_a_shell_runs(tmp_path: Path) -> None:
+def test_the_printed_lines_run_as_pasted(tmp_path: Path, comet_home: Path) -> None:
+    """Every $ line is what a shell runs, nothing in it expanded; and pasted into a repository of
+    one's own, the remember and signal lines keep their backticks.  (One demo run for both: it
+    costs seconds.)"""
     lines, root, _output = demo(tmp_path)
     path, ran = trap_path(tmp_path)
     scratch = tmp_path / "scratch"
@@ -91,15 +94,10 @@ def test_every_printed_command_is_what_a_shell_runs(tmp_path: Path) -> None:
             subprocess.run(["bash", "-c", line], cwd=scratch, env={"PATH": path}, check=True)
             name = shlex.split(target)[0]
             assert (scratch / name).read_bytes() == (root / "app" / name).read_bytes()
-    assert not ran.exists()
 
-
-def test_pasting_the_printed_remember_keeps_the_backticks(tmp_path: Path, comet_home: Path) -> None:
-    lines, _root, _output = demo(tmp_path)
     pasted = [line for line in lines if line.startswith(("comet memory remember", "comet memory signal"))]
     assert any("`make lint`" in line for line in pasted)
     repo = make_repo(tmp_path / "mine")
-    path, ran = trap_path(tmp_path)
     for line in pasted:
         done = subprocess.run(
             ["bash", "-c", line],

@@ -103,6 +103,10 @@ def open_pool(url: str, size: int) -> ConnectionPool[Any]:
     psycopg = psycopg_module()
     from psycopg_pool import ConnectionPool, PoolTimeout
 
+    # One connection first: a refused one fails at once, where the pool would keep trying for
+    # CONNECT_SECONDS before it gave up.
+    with connection(url):
+        pass
     pool: ConnectionPool[Any] = ConnectionPool(
         check_url(url), min_size=1, max_size=size, open=False, timeout=CONNECT_SECONDS,
         kwargs={"connect_timeout": int(CONNECT_SECONDS), "autocommit": True},
