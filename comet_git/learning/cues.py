@@ -8,6 +8,7 @@ classifying costs in a process that does it once.  Standard library only.
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 
@@ -300,7 +301,12 @@ _CUE_TABLE: tuple[tuple[str, str], ...] = (
     (_STANDING, r"(?:这个|本)(?:项目|仓库|代码库|工程)|我们|咱们|这边|这里的"),
 )
 
-_CUES: tuple[tuple[str, re.Pattern[str]], ...] = tuple((tier, _rx(pattern)) for tier, pattern in _CUE_TABLE)
+
+@functools.cache
+def _cues() -> tuple[tuple[str, re.Pattern[str]], ...]:
+    """The cue table compiled, on first use: compiling it is most of what a hook that only asks
+    might_last would otherwise pay for importing this module."""
+    return tuple((tier, _rx(pattern)) for tier, pattern in _CUE_TABLE)
 
 
 @dataclass(frozen=True)
@@ -313,7 +319,7 @@ class _Hit:
 
 def find_cues(text: str) -> list[_Hit]:
     raw: list[_Hit] = []
-    for tier, rx in _CUES:
+    for tier, rx in _cues():
         for m in rx.finditer(text):
             if m.end() > m.start():
                 raw.append(_Hit(tier, m.group(0).strip(), m.start(), m.end()))
