@@ -51,7 +51,14 @@ def record_of(path: str) -> str:
     return rest.rsplit(".", 1)[0]
 
 
-def check_paths(files: tuple[ArchivedFile, ...], record_id: str) -> None:
+def check_paths(files: tuple[ArchivedFile, ...], record_id: str, project_key: str | None) -> None:
+    """Refuse an import whose files are not a store's files of `record_id`, or come from another
+    project than the store (`project_key`) it is imported into."""
+    if any(item.project_key != project_key for item in files):
+        raise InvalidInputError(
+            f"import: {record_id} was exported from another project",
+            hint="import a project's records from inside that project's repository",
+        )
     for item in files:
         if not ALLOWED_PATH.match(item.path) or ".." in item.path:
             raise InvalidInputError(

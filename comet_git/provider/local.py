@@ -592,12 +592,7 @@ class LocalProvider:
         from comet_git.provider.archive import check_paths, restore
 
         store = self.store_for_scope(change.scope)
-        check_paths(change.files, change.id)
-        if any(item.project_key != store.project_key for item in change.files):
-            raise InvalidInputError(
-                f"import: {change.id} was exported from another project",
-                hint="import a project's records from inside that project's repository",
-            )
+        check_paths(change.files, change.id, store.project_key)
         with self._open_index() as index:
             store.create()
             with store.lock():

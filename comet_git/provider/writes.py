@@ -106,6 +106,15 @@ def outcome_applied(current: Record, outcome: RecordOutcome) -> tuple[Record, bo
     return retired, True
 
 
+def refuse_forgetting_again(existing: tombstones.Tombstone, permanent: bool) -> None:
+    """A forgotten record can be forgotten again only permanently, and only once."""
+    if existing.permanent or not permanent:
+        raise CometError(
+            f"{existing.id} is already forgotten" + (" permanently" if existing.permanent else ""),
+            hint=None if existing.permanent else f"`comet memory rollback --id {existing.id}` brings it back",
+        )
+
+
 def restored_version(old: Record, current: Record) -> Record:
     """What a rollback of a correction writes: the old version's content as the next version,
     with the current counts and the longer evidence."""
@@ -256,13 +265,7 @@ class StoreWriter:
             self._remove_leftovers()
         existing = tombstones.read(self.store, record_id)
         if existing is not None:
-            if existing.permanent or not permanent:
-                raise CometError(
-                    f"{record_id} is already forgotten" + (" permanently" if existing.permanent else ""),
-                    hint=None
-                    if existing.permanent
-                    else f"`comet memory rollback --id {record_id}` brings it back",
-                )
+            refuse_forgetting_again(existing, permanent)
             versions = self._all_versions(record_id, self._forgotten_content(record_id))
             stone = tombstones.make_permanent(self.store, existing)
             self._index_tombstone(record_id)

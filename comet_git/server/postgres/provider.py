@@ -48,7 +48,7 @@ from comet_git.provider.local import (
     store_for_scope,
     without_secrets,
 )
-from comet_git.provider.writes import outcome_applied, restored_version
+from comet_git.provider.writes import outcome_applied, refuse_forgetting_again, restored_version
 from comet_git.records.codec import parse_record, render_record, update_record_text
 from comet_git.records.history import Action, action_line, appended, last_undoable
 from comet_git.records.model import Record, new_record_id, utc_now
@@ -570,13 +570,7 @@ class PostgresProvider:
     ) -> Tombstone:
         existing = self._tombstone(connection, record_id)
         if existing is not None:
-            if existing.permanent or not permanent:
-                raise CometError(
-                    f"{record_id} is already forgotten" + (" permanently" if existing.permanent else ""),
-                    hint=None
-                    if existing.permanent
-                    else f"`comet memory rollback --id {record_id}` brings it back",
-                )
+            refuse_forgetting_again(existing, permanent)
             stone = Tombstone(existing.id, existing.forgotten_at, existing.content_hash, True)
             return self._erase(connection, store, stone)
         current, _ = self._live(connection, store, record_id)
@@ -660,12 +654,7 @@ class PostgresProvider:
         """As Local's import: the files not there yet are written, the ones there with the same
         text left; one there with other text refuses the whole record."""
         store = self.store_for_scope(change.scope)
-        check_paths(change.files, change.id)
-        if any(item.project_key != store.project_key for item in change.files):
-            raise InvalidInputError(
-                f"import: {change.id} was exported from another project",
-                hint="import a project's records from inside that project's repository",
-            )
+        check_paths(change.files, change.id, store.project_key)
         self._lock(connection, store.name)
         owner = self._store_of(connection, change.id)
         if owner is not None and owner != store.name:
