@@ -675,51 +675,44 @@ class CochangeReflector:
             )
         return found
 
-    def _changelog_habits(self) -> list[Habit]:
+    def _with_source_habits(self, kind: str, counts: Counter[str], title: str, statement: str) -> list[Habit]:
+        """A file or folder (the changelog, docs/) edited in most commits that change source code;
+        `title` and `statement` say it of "{}", the path."""
         found = []
-        for path, count in sorted(self.changelog.items()):
+        for path, count in sorted(counts.items()):
             if count < MIN_COCHANGE or _share(count, self.source_commits) < COCHANGE_SHARE:
                 continue
-            what = f"changed source code and {path} together"
             found.append(
                 Habit(
-                    key=f"cochange:changelog->{path}",
-                    title=f"Source changes come with an entry in {path}",
-                    statement=f"When you change source code, add an entry to {path} in the same commit.",
+                    key=f"cochange:{kind}->{path}",
+                    title=title.format(path),
+                    statement=statement.format(path),
                     selectors=Selectors(operations=("commit",)),
                     support=count,
                     total=self.source_commits,
                     finding=f"{count} of your {self.source_commits} commits changing source code also"
                     f" change {path}",
-                    citations=self.examples["", path].latest(what),
-                )
-            )
-        return found
-
-    def _docs_habits(self) -> list[Habit]:
-        found = []
-        for root, count in sorted(self.docs.items()):
-            if count < MIN_COCHANGE or _share(count, self.source_commits) < COCHANGE_SHARE:
-                continue
-            found.append(
-                Habit(
-                    key=f"cochange:docs->{root}",
-                    title=f"Source changes come with documentation in {root}",
-                    statement=(
-                        f"When you change source code, update the documentation in {root} in the same commit."
-                    ),
-                    selectors=Selectors(operations=("commit",)),
-                    support=count,
-                    total=self.source_commits,
-                    finding=f"{count} of your {self.source_commits} commits changing source code also"
-                    f" change {root}",
-                    citations=self.examples["", root].latest(f"changed source code and {root} together"),
+                    citations=self.examples["", path].latest(f"changed source code and {path} together"),
                 )
             )
         return found
 
     def habits(self) -> list[Habit]:
-        found = [*self._family_habits(), *self._changelog_habits(), *self._docs_habits()]
+        found = [
+            *self._family_habits(),
+            *self._with_source_habits(
+                "changelog",
+                self.changelog,
+                "Source changes come with an entry in {}",
+                "When you change source code, add an entry to {} in the same commit.",
+            ),
+            *self._with_source_habits(
+                "docs",
+                self.docs,
+                "Source changes come with documentation in {}",
+                "When you change source code, update the documentation in {} in the same commit.",
+            ),
+        ]
         for (source, test), count in sorted(self.together.items()):
             total = self.touched[source]
             if count < MIN_COCHANGE or _share(count, total) < COCHANGE_SHARE:
