@@ -34,6 +34,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
+# The labelled sets written blind and never tuned on: measured, their details never printed.
+HELDOUT_DIR = REPO_ROOT / "benchmarks" / "data" / "heldout"
+TUNE_DIR = REPO_ROOT / "benchmarks" / "data" / "tuning"
+
+
+def is_held_out(path: Path) -> bool:
+    """Whether a set is held out, however its path was given (relative, through a link)."""
+    return path.resolve().parent == HELDOUT_DIR.resolve()
+
 
 # What a copy of the repository needs for `pip install` (build artefacts and
 # caches left out, so a stale build/ never leaks into the wheel).

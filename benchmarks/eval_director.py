@@ -54,7 +54,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from _common import REPO_ROOT, add_common_arguments, bench_environment
+from _common import HELDOUT_DIR, REPO_ROOT, TUNE_DIR, add_common_arguments, bench_environment, is_held_out
 
 DEV_SET = Path("/work/shared/eval/director-dev.json")
 EXTRA_SET = REPO_ROOT / "tests" / "data" / "director-extra.json"
@@ -62,8 +62,7 @@ EXTRA_SET = REPO_ROOT / "tests" / "data" / "director-extra.json"
 # someone who never saw the director's code or results, and never tuned on.  Their weak
 # requests are not printed (--show-heldout does), so that nobody tunes on them by accident.
 # A held-out set whose weak requests have been read is held out no more: it moves to tuning/.
-TUNE_DIR = REPO_ROOT / "benchmarks" / "data" / "tuning"
-HELDOUT_DIR = REPO_ROOT / "benchmarks" / "data" / "heldout"
+# (TUNE_DIR and HELDOUT_DIR: _common.)
 DEFAULT_BUDGET = 6000
 BASELINE_DEPTH = 10
 FORBIDDEN_ORDER = (
@@ -640,11 +639,6 @@ def evaluate(
 # -- printing --------------------------------------------------------------------------------------
 
 _ROWS = ("P@5", "P@5 ceiling", "R@5", "nDCG@10", "MRR", "forbidden delivered", "requests with a leak")
-
-
-def is_held_out(path: Path) -> bool:
-    """Whether a set is held out, however its path was given (relative, through a link)."""
-    return path.resolve().parent == HELDOUT_DIR.resolve()
 
 
 def print_summary(evaluations: Sequence[Evaluation], paths: Sequence[Path]) -> None:

@@ -31,12 +31,19 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from _common import REPO_ROOT, BenchEnv, add_common_arguments, bench_environment, run_checked
+from _common import (
+    HELDOUT_DIR,
+    REPO_ROOT,
+    TUNE_DIR,
+    BenchEnv,
+    add_common_arguments,
+    bench_environment,
+    is_held_out,
+    run_checked,
+)
 
 DEV_SET = Path("/work/shared/eval/signals-dev.jsonl")
 EXTRA_SET = REPO_ROOT / "tests" / "data" / "signals-extra.jsonl"
-TUNE_DIR = REPO_ROOT / "benchmarks" / "data" / "tuning"
-HELDOUT_DIR = REPO_ROOT / "benchmarks" / "data" / "heldout"
 LABELS = ("long-term", "one-off")
 
 
@@ -184,8 +191,7 @@ def main() -> None:
     args = parser.parse_args()
 
     # A held-out set is scored, never shown, however it is named on the command line.
-    given_held_out = args.data.resolve().parent == HELDOUT_DIR.resolve()
-    named = [(f"held-out:{args.data.stem}" if given_held_out else "dev", args.data)]
+    named = [(f"held-out:{args.data.stem}" if is_held_out(args.data) else "dev", args.data)]
     if args.extra or args.all:
         named.append(("extra", EXTRA_SET))
     if args.all:

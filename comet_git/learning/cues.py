@@ -28,6 +28,8 @@ _STANDING = "standing"
 # X", "别用 Y") or a consequence (", so guard anything newer"), said of a task of the moment as often
 # as of a standing rule; it counts only when two of them, or one and a path, speak together.
 _CONDITION = "condition"
+# The weak signs: no mask blanks them, and the longest cue neither swallows them nor is swallowed.
+_WEAK = (_STANDING, _CONDITION)
 # The work of the moment, said outright: a request ("look at MainActivity", "rerun the job") or how
 # things are now ("the staging cluster is down").  Decides as a pointer does, but most prompts to an
 # agent are worded so: it alone does not make a prompt a statement worth classifying (has_cues).
@@ -329,17 +331,17 @@ def find_cues(text: str) -> list[_Hit]:
     hits = [
         h
         for h in raw
-        if h.tier in (_STANDING, _CONDITION)
+        if h.tier in _WEAK
         or (h.tier != _MASK and not any(h.start < k.end and k.start < h.end for k in masks))
     ]
     # The longest cue wins: a cue inside a longer one ("for now" in "for now and always", "这次" in
     # "这次以后") does not count on its own.
     # The weak signs are phrases of their own: they neither swallow a cue nor get swallowed.
-    kept: list[_Hit] = [h for h in hits if h.tier in (_STANDING, _CONDITION)]
+    kept: list[_Hit] = [h for h in hits if h.tier in _WEAK]
     for h in sorted(hits, key=lambda h: (-(h.end - h.start), h.start)):
-        if h.tier in (_STANDING, _CONDITION):
+        if h.tier in _WEAK:
             continue
-        if any(k.start <= h.start and h.end <= k.end and k.tier not in (_STANDING, _CONDITION) for k in kept):
+        if any(k.start <= h.start and h.end <= k.end and k.tier not in _WEAK for k in kept):
             continue
         kept.append(h)
     kept.sort(key=lambda h: h.start)
@@ -376,4 +378,4 @@ def has_cues(text: str) -> bool:
     """Whether ``text`` has a cue phrase (whitespace as classify_signal normalizes it) that can
     decide on its own: without one, the statement is a plain request.  The weak signs (a condition,
     a statement of how things are) do not count: every other prompt has one."""
-    return any(hit.tier not in (_STANDING, _CONDITION, _MOMENT) for hit in find_cues(" ".join(text.split())))
+    return any(hit.tier not in (*_WEAK, _MOMENT) for hit in find_cues(" ".join(text.split())))

@@ -32,6 +32,7 @@ from comet_git.learning.cues import (
     _POINTER,
     _SOFT,
     _STANDING,
+    _WEAK,
     _Hit,
     _rx,
     _words,
@@ -571,9 +572,7 @@ def classify_signal(text: str) -> SignalDecision:
     # The cue phrases that can decide alone (those has_cues looks for): the weak signs and the
     # words of the moment are in the reason, not here.
     cues = _unique(
-        h.text
-        for h in hits
-        if h.tier not in (_STANDING, _CONDITION, _MOMENT) and (h.tier != _POINTER or kind == ONE_OFF)
+        h.text for h in hits if h.tier not in (*_WEAK, _MOMENT) and (h.tier != _POINTER or kind == ONE_OFF)
     )
     rule, rest, constraints = _split_rule(clean) if kind == LONG_TERM else (clean, (), ())
     person = _person_kind(rule)
