@@ -415,7 +415,7 @@ def _main_worktree(location: RepoLocation) -> Path:
     return common.parent if common.name == ".git" else common
 
 
-def _project_dir_name(location: RepoLocation) -> str:
+def project_dir_name(location: RepoLocation) -> str:
     common = location.common_dir
     if common.name == ".git":
         return common.parent.name
@@ -457,11 +457,11 @@ def _derive_key(location: RepoLocation, fingerprint: ProjectFingerprint) -> tupl
         return _make_key(url.rpartition("/")[2], url), f"remote:{name}"
     if fingerprint.root_commits:
         roots = "\n".join(fingerprint.root_commits)
-        return _make_key(_project_dir_name(location), roots), "root-commits"
+        return _make_key(project_dir_name(location), roots), "root-commits"
     # Random, and stable only because it is persisted right away.
     import uuid
 
-    return _make_key(_project_dir_name(location), uuid.uuid4().hex), "new-repository"
+    return _make_key(project_dir_name(location), uuid.uuid4().hex), "new-repository"
 
 
 def check_key(key: str, origin: str) -> str:

@@ -12,6 +12,7 @@ from comet_git.identity import (
     ProjectIdentity,
     RepoLocation,
     find_repository,
+    project_dir_name,
     read_persisted_key,
     resolve_identity,
 )
@@ -35,6 +36,15 @@ class Workspace(NamedTuple):
     @property
     def project_key(self) -> str | None:
         return self.identity.key if self.identity else None
+
+    @property
+    def repository_names(self) -> tuple[str, ...]:
+        """What a person calls this repository: its key's readable part (from the origin remote)
+        and the folders of the worktree and of the main checkout.  Empty outside a repository."""
+        if self.identity is None or self.location is None:
+            return ()
+        names = (self.identity.slug, self.location.worktree_root.name, project_dir_name(self.location))
+        return tuple(dict.fromkeys(name for name in names if name))
 
     def provider(self) -> MachineProvider:
         """The one place that picks where memory lives (`memory.provider`): with `remote`,

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from tests.clihelp import invoke
+from tests.gitutil import make_repo
 
 DEV_SET = Path(__file__).resolve().parents[2] / "shared" / "eval" / "signals-dev.jsonl"
 
@@ -98,6 +99,16 @@ def test_a_statement_about_the_person_goes_global(repo: Path, tmp_path: Path) ->
     other = tmp_path / "elsewhere"
     other.mkdir()
     assert [r["id"] for r in listed(other)] == [record["id"]]
+
+
+def test_a_rule_that_names_the_repository_goes_to_its_project(tmp_path: Path) -> None:
+    repo = make_repo(tmp_path / "checkout", remote="https://example.invalid/acme/telemetry-pipeline.git")
+    data = signal(repo, "From now on, whenever you show me rows from telemetry-pipeline, mask e-mails.")
+    assert isinstance(data["record"], dict) and data["record"]["scope"] == "project", data["scopeReason"]
+    assert data["scopeReason"] == 'project: "telemetry-pipeline" names this repository'
+    other = tmp_path / "elsewhere"
+    other.mkdir()
+    assert listed(other) == []  # it does not follow the person to other repositories
 
 
 def test_scope_can_be_forced(repo: Path) -> None:

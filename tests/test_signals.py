@@ -324,6 +324,31 @@ def test_the_record_fields_come_from_the_rule_not_from_the_request() -> None:
     assert classify_signal("always use uv here").scope == "project"  # said in a repository
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "From now on, whenever you show me rows from the telemetry-pipeline tables, mask e-mail addresses.",
+        "以后每次改 telemetry-pipeline 里和性能相关的代码，都要把 benchmark 结果告诉我。",
+        "I prefer small commits in Telemetry_Pipeline.",
+    ],
+)
+def test_a_rule_that_names_the_repository_is_about_it(text: str) -> None:
+    names = ("telemetry-pipeline", "tp")
+    assert classify_signal(text).scope == "global"  # personal wording, said nowhere in particular
+    named = classify_signal(text, names)
+    assert named.scope == "project" and "names this repository" in named.scope_reason
+    assert named.memory_class == "project-agreement"
+
+
+def test_a_repository_name_is_matched_as_a_whole_name() -> None:
+    names = ("api", "tp", "-", "")  # "tp" and the separators alone are too short to tell
+    assert classify_signal("Always explain your suggestions to me.", names).scope == "global"
+    assert classify_signal("Always explain the rapid api suggestions to me.", ("rapid",)).scope == "project"
+    assert classify_signal("Always explain the rapidly changing parts to me.", ("rapid",)).scope == "global"
+    assert classify_signal("Tell me what the tpl files do, always.", names).scope == "global"
+    assert classify_signal("In all my projects, tell me what api-gen does.", names).scope == "global"
+
+
 # -- invariants over every labelled statement ------------------------------------------------------------
 
 

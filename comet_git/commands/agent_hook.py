@@ -213,7 +213,7 @@ def _capture(ws: Any, prompt: str, session: str | None) -> str:
         return ""
     from comet_git.learning.signals import LONG_TERM, classify_signal
 
-    decision = classify_signal(prompt)
+    decision = classify_signal(prompt, ws.repository_names)
     if decision is None or not decision.cues or decision.weak:
         return ""  # weak signs only: an ordinary request worded as one ("when you fix it, run the tests")
     # Only now what writing takes (most prompts are plain requests: they never pay for it).
@@ -223,7 +223,14 @@ def _capture(ws: Any, prompt: str, session: str | None) -> str:
     learning = ws.setting("memory.learning").value
     # The same words in the same session are one signal, whichever process journals them first.
     event_id = stable_id("ev", "agent-hook user.signal", session or "", prompt)
-    result = capture_signal(ws.provider(), prompt, learning=learning, session=session, event_id=event_id)
+    result = capture_signal(
+        ws.provider(),
+        prompt,
+        learning=learning,
+        session=session,
+        event_id=event_id,
+        repository_names=ws.repository_names,
+    )
     if decision.kind != LONG_TERM or result.record is None:
         return ""
     record = result.record.id

@@ -159,6 +159,7 @@ def signal(
         learning=learning,
         episode=episode or os.environ.get("COMET_EPISODE"),
         session=session,
+        repository_names=ws.repository_names,
     )
     data = result.to_json()
     if result.record is not None:

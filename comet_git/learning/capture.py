@@ -101,14 +101,16 @@ def capture_signal(
     episode: str | None = None,
     session: str | None = None,
     event_id: str | None = None,
+    repository_names: tuple[str, ...] = (),
 ) -> SignalResult:
     """Journal `text` (`episode`, else the episode of `session` in this project) and store its
     rule when it is long-term.  `event_id` (a stable id) makes a second capture of the same
-    statement, by a process that finishes what a cut-short one began, journal nothing twice."""
+    statement, by a process that finishes what a cut-short one began, journal nothing twice.
+    `repository_names` are the names of the repository it was said in (see classify_signal)."""
     if not text.strip():
         raise CometError("the statement is empty", hint='pass --text "what the user said"')
     text = redact_text(text)  # nothing derived from it (title, tasks) may carry a secret either
-    decision = classify_signal(text)
+    decision = classify_signal(text, repository_names)
     chosen = journal_scope(decision, scope, provider.project_key)
     store = provider.store_for_scope(chosen)
     event = signal_event(text, decision, chosen, provider.project_key, episode, session, event_id)

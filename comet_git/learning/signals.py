@@ -173,11 +173,31 @@ def _person_kind(text: str) -> str | None:
     return None
 
 
-def _scope(text: str, paths: tuple[str, ...], person: str | None, weak: bool) -> tuple[str, str]:
+def _naming(names: Iterable[str]) -> re.Pattern[str] | None:
+    """A pattern that finds the repository's own names in a statement, spelled with any of the
+    usual separators ("telemetry-pipeline", "telemetry pipeline", "telemetry_pipeline")."""
+    spelled = set()
+    for name in names:
+        parts = [part for part in re.split(r"[-_. ]+", name) if part]
+        if len("".join(parts)) >= _SHORTEST_NAME:
+            spelled.add(r"[-_. ]?".join(map(re.escape, parts)))
+    if not spelled:
+        return None
+    # ASCII bounds: in Chinese the name sits between characters that are word characters too.
+    alternatives = "|".join(sorted(spelled, key=len, reverse=True))
+    return _rx(rf"(?<![a-z0-9_-])(?:{alternatives})(?![a-z0-9_-])")
+
+
+_SHORTEST_NAME = 3  # a repository called "ui" or "x" is too easily met in other words
+
+
+def _scope(
+    text: str, paths: tuple[str, ...], person: str | None, weak: bool, names: re.Pattern[str] | None
+) -> tuple[str, str]:
     m = _ALL_PROJECTS.search(text)
     if m:
         return "global", f'global: "{m.group(0)}" holds in every repository'
-    m = _REPO_NAMED.search(text)
+    m = _REPO_NAMED.search(text) or (names.search(text) if names else None)
     if m:
         return "project", f'project: "{m.group(0)}" names this repository'
     if paths:
@@ -561,11 +581,13 @@ def _decide(text: str, hits: list[_Hit], person: str | None) -> _Decision:
     return _Decision(ONE_OFF, f"one-off: {_TO_BE_SAFE}")
 
 
-def classify_signal(text: str) -> SignalDecision:
+def classify_signal(text: str, repository_names: Iterable[str] = ()) -> SignalDecision:
     """Decide whether ``text`` is a long-term requirement or a one-off, and derive its record fields.
 
     The kind is the whole statement's; the record fields come from its rule (see :func:`_split_rule`),
-    so that the request said in the same breath neither becomes memory nor widens where it applies."""
+    so that the request said in the same breath neither becomes memory nor widens where it applies.
+    `repository_names` are the names of the repository it was said in: a rule that names it is
+    about it ("in telemetry-pipeline, mask e-mails"), however personal its wording."""
     clean = " ".join(text.split())
     hits = _find_cues(clean)
     kind, reason, weak = _decide(clean, hits, _person_kind(clean))
@@ -578,7 +600,7 @@ def classify_signal(text: str) -> SignalDecision:
     person = _person_kind(rule)
     paths = _extract_paths(rule)
     operations = _extract_operations(rule)
-    scope, scope_reason = _scope(rule, paths, person, weak)
+    scope, scope_reason = _scope(rule, paths, person, weak, _naming(repository_names))
     memory_type, memory_class = _type_and_class(rule, scope, person, operations)
     return SignalDecision(
         kind=kind,
