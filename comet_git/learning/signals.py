@@ -331,15 +331,16 @@ _DOTFILES = re.compile(
 )
 
 
-def _extract_paths(text: str) -> tuple[str, ...]:
-    found: list[tuple[int, str]] = []
+def _path_mentions(text: str) -> list[tuple[int, int, str]]:
+    """The paths `text` names: (start, end, glob), in order."""
+    found: list[tuple[int, int, str]] = []
     taken: list[tuple[int, int]] = []
 
     def add(start: int, end: int, glob: str) -> None:
         if any(start < e and s < end for s, e in taken):
             return
         taken.append((start, end))
-        found.append((start, glob))
+        found.append((start, end, glob))
 
     for m in _PATH_TOKEN.finditer(text):
         token = m.group(0).rstrip(".,;:")
@@ -380,7 +381,49 @@ def _extract_paths(text: str) -> tuple[str, ...]:
     for m in _DOTFILES.finditer(text):
         add(m.start(), m.end(), m.group(0))
     found.sort()
-    return _unique(g for _, g in found)
+    return found
+
+
+def _extract_paths(text: str) -> tuple[str, ...]:
+    """Every path `text` names (what makes a statement about this repository)."""
+    return _unique(glob for _, _, glob in _path_mentions(text))
+
+
+# A path is where a rule applies ("tests under src/api", "src/billing 下的金额", "format *.tf files"),
+# unless the rule only names it as the place where something goes, comes from or is also done
+# ("components go in src/components", "register it in AppRouter.swift", "read it from
+# config/settings.py", "also update docs/api.md", "don't commit package-lock.json", "叫 xxx_test.go"):
+# such a rule applies wherever that something is made, so the path stays in its text, not in
+# its selectors (where it would keep the rule from every request elsewhere).
+_ELSEWHERE_BEFORE = _rx(
+    r"(?:\b(?:go|goes|going|belong|belongs|live|lives|is|are|put|puts|putting|place|placed|placing|move|moved"
+    r"|moving|register"
+    r"|registered|add|adds|added|adding|create|created|store|stored|declare|declared|list|listed|define"
+    r"|defined|pin|pinned|save|saved|centrali[sz]ed|collected|written|write|end up|ends up|come|comes"
+    r"|read|reads|loaded|sourced|imported|pulled|update|updates|updated|updating|regenerate|regenerates"
+    r"|regenerating|bump|bumps|sync|syncs|check|checked)\b(?:\s+[\w'-]+){0,3}?\s+(?:in|under|into"
+    r"|inside|to|at|from|beside|next to|within|against|of)"
+    r"|\b(?:update|updates|updated|updating|regenerate|regenerates|regenerating|bump|bumps|sync|syncs"
+    r"|commit|commits|committing|generate|generates|generating"
+    r"|like|e\.g\.|such as|for example|named|called|as|with|beside|next to|instead of|rather than|from)"
+    r"|(?:放在|放到|放进|写在|写进|写到|加到|加进|加在|注册到|集中在|统一写在|统一放在|都在|都放|都放在|更新|同步更新|提交|生成|读|从"
+    r"|走|打包进|引入|叫|比如|例如|参考|跑|别生成|不要生成))"
+    r"\s*(?:the\s+|an?\s+|all\s+|its\s+|their\s+)?(?:folder\s+|directory\s+|file\s+)?$"
+)
+_ELSEWHERE_AFTER = re.compile(r"^\s*(?:里|中|下|内)?\s*(?:注册|添加|登记|手动加|管理|加上)")
+_PLACEHOLDER_FILE = re.compile(r"^(?:foo|bar|baz|xxx|xx|example|sample|my)(?:[._-]|$)", re.IGNORECASE)
+
+
+def _scope_paths(text: str) -> tuple[str, ...]:
+    """The paths `text` names where its rule applies (see _ELSEWHERE_BEFORE): its paths selector."""
+    return _unique(
+        glob
+        for start, end, glob in _path_mentions(text)
+        if not _ELSEWHERE_BEFORE.search(text[max(0, start - 60) : start])
+        and not _ELSEWHERE_AFTER.match(text[end:])
+        and not _PLACEHOLDER_FILE.match(glob.rpartition("/")[2])
+        and text[end : end + 1] != "{"  # a template ("devices/{tenant}/up"), not a path
+    )
 
 
 def _unique(items: Iterable[str]) -> tuple[str, ...]:
@@ -598,9 +641,8 @@ def classify_signal(text: str, repository_names: Iterable[str] = ()) -> SignalDe
     )
     rule, rest, constraints = _split_rule(clean) if kind == LONG_TERM else (clean, (), ())
     person = _person_kind(rule)
-    paths = _extract_paths(rule)
     operations = _extract_operations(rule)
-    scope, scope_reason = _scope(rule, paths, person, weak, _naming(repository_names))
+    scope, scope_reason = _scope(rule, _extract_paths(rule), person, weak, _naming(repository_names))
     memory_type, memory_class = _type_and_class(rule, scope, person, operations)
     return SignalDecision(
         kind=kind,
@@ -610,7 +652,7 @@ def classify_signal(text: str, repository_names: Iterable[str] = ()) -> SignalDe
         scope_reason=scope_reason,
         memory_type=memory_type,
         memory_class=memory_class,
-        paths=paths,
+        paths=_scope_paths(rule),
         operations=operations,
         phases=_extract_phases(rule),
         title=_make_title(rule),
