@@ -110,6 +110,21 @@ def test_extra_set_accuracy_and_no_one_off_stored() -> None:
         ("缓存的 key 统一加上版本前缀。", LONG_TERM),
         ("永远别在这次之类的小改动里跳过测试。", LONG_TERM),  # "这次之类" generalises
         ("Reply in Chinese.", LONG_TERM),  # a statement about the person, no limiter
+        # how something behaves is no wish: "always fails", "never loads"
+        ("It always fails on the second run, add some logging to catch it.", ONE_OFF),
+        ("The page never loads on Safari, look into it.", ONE_OFF),
+        ("以后的事以后再说，先把这次的热修复发出去。", ONE_OFF),  # "the future can wait"
+        ("Retry the deploy with verbose logging on.", ONE_OFF),  # verbose logs are no tone of answers
+        # "all" and "any" are quantities: lasting as a rule, not as a fact or a task
+        ("所有请求都 502 了，先看看网关日志。", ONE_OFF),
+        ("给策划出个包，关卡全部解锁。", ONE_OFF),
+        ("所有接口都要加鉴权。", LONG_TERM),
+        ("任何时候都别直接推 main。", LONG_TERM),
+        ("这段直接给我完整代码，别用省略号。", ONE_OFF),  # "这段": the code at hand
+        # a request asked as a question is of the moment, unless it asks for what lasts
+        ("This flakes sometimes... can you add a retry here?", ONE_OFF),
+        ("Can you always run the linter before committing?", LONG_TERM),
+        ("Can you remember that in this project the staging DB is read-only?", LONG_TERM),
     ],
 )
 def test_kind(text: str, kind: str) -> None:

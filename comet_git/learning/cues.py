@@ -98,6 +98,13 @@ _CUE_TABLE: tuple[tuple[str, str], ...] = (
         r"(?:每次|每回|一直)(?:一|都)?.{0,8}?(?:就|都)(?:闪退|崩|报错|挂|卡|失败|超时)|(?:永远|总是|每次)都是这",
     ),
     (_MASK, r"(?:老是|总是|一直|每次)[^，。\uff1b！？]{0,12}(?:报错|出错|失败|超时|闪退|崩|挂)"),
+    # "it always fails on the second run", "the page never loads": how something behaves, no wish
+    (
+        _MASK,
+        r"\b(?:always|never)\s+(?:fails|failing|crashes|breaks|hangs|freezes|times out|errors out|throws"
+        r"|dies|flakes|works|loads|finishes|passes|returns|succeeds|shows up|gets stuck)\b",
+    ),
+    (_MASK, r"以后的事(?:情)?(?:以后|再)|以后再说"),  # "the future can wait": the opposite of a rule
     (
         _MASK,
         r"\b(?:hate|love|like|dislike|prefer) (?:those|these|that|this)\b|\bthat (?:sort|kind) of thing\b",
@@ -234,7 +241,14 @@ _CUE_TABLE: tuple[tuple[str, str], ...] = (
         r"|codebase|language)\b|\bin any (?:repo|project)\b"
         r"|\bno need to ask (?:me )?(?:for )?(?:permission )?(?:for|before|when)\b",
     ),
-    (_LASTING, r"总是|始终|每次|每个|每一个|每一次|一律|永远|所有|统一|一直|凡是|任何|全部"),
+    (_LASTING, r"总是|始终|每次|每个|每一个|每一次|一律|永远|统一|一直|凡是"),
+    # "all", "any": a quantity, lasting only as a rule ("所有接口都要鉴权"), not as a fact ("所有请求都 502
+    # 了") or a task ("关卡全部解锁")
+    (
+        _LASTING,
+        r"(?:所有|全部|任何)[^，。\uff1b！？先]{0,16}?(?:都|一律|要|得|必须|应该|不要|别|不能|不许|不准)",
+    ),
+    (_MASK, r"(?:所有|全部|任何)[^，。\uff1b！？]{0,16}?都[^，。\uff1b！？]{0,10}了(?=[，。\uff1b！？]|$)"),
     (_LASTING, r"我习惯|习惯(?:用|于|了)|必须|务必|一定要|默认|不要再|别再|不再|都要|都得|都应该|都用"),
     (_LASTING, r"我是|我(?:不)?喜欢|我偏好|我更喜欢|我讨厌|我一般|我通常|记住|下次(?:记得|别|不要|注意|请)"),
     # -- pointers: weak signs that the statement is about the current work
@@ -242,7 +256,13 @@ _CUE_TABLE: tuple[tuple[str, str], ...] = (
         _POINTER,
         r"\bthis\b|\bnow\b|\bhere and now\b|\bas is\b|\bquick and dirty\b|\brough (?:version|draft|cut)\b",
     ),
-    (_POINTER, r"这个|现在|先|试试|看看|试一下|看一下|换个"),
+    (_POINTER, r"这个|这段|这块|这部分|这几行|现在|先|试试|看看|试一下|看一下|换个"),
+    # a request asked: "can you add logging here?" (not "can you remember that...", "can you stop...")
+    (
+        _POINTER,
+        r"\b(?:can|could|would) you\b"
+        r"(?!\s+(?:please\s+)?(?:remember|keep in mind|note|stop|quit|always|never))(?=[^.!?]*\?)",
+    ),
     # how things are at the moment: "the staging cluster is down", "CI 挂了"
     (
         _MOMENT,

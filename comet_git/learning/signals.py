@@ -125,7 +125,8 @@ _ANSWER_LANGUAGE = _rx(
     r"|(?:回答|回复|交流|沟通)[^。\uff1b\uff01\uff1f]*?(?:中文|英文|英语|日语|汉语)"
 )
 _TONE = _rx(
-    r"\b(?:concise|terse|verbose|wordy|formal|informal|casual|tone|bullet points|no fluff)\b"
+    r"\b(?:concise|terse|verbose(?!\s+(?:logging|logs?|mode|output|flags?|options?|level|builds?))|wordy"
+    r"|formal|informal|casual|tone|bullet points|no fluff)\b"
     r"|\b(?:keep|make) (?:your )?(?:answers|replies|responses) (?:short|brief)\b|\bshort (?:answers"
     r"|replies)\b|简洁|简短|啰嗦|长篇大论|语气|口吻|直接说重点|别废话|客气|客套|口语化"
 )
