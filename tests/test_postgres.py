@@ -243,7 +243,7 @@ def schema_versions(url: str) -> list[int]:
 def test_migrate_applies_once_and_check_says_when_one_is_pending(postgres: Any) -> None:
     url = postgres.create_database(f"migrations_{next(USERS)}")
     pending = run_comet("serve", "migrate", "--check", "--database", url, "--json")
-    every = ["0001_initial", "0002_listing_filters"]
+    every = ["0001_initial", "0002_listing_filters", "0003_candidate_indexes"]
     assert pending.exit_code == 1 and json.loads(pending.stdout)["pending"] == every
     assert "comet serve migrate" in pending.stderr
     # Two at once (servers starting together): the advisory lock lets one apply, the other finds it done.
@@ -258,7 +258,7 @@ def test_migrate_applies_once_and_check_says_when_one_is_pending(postgres: Any) 
     ]
     applied = [json.loads(process.communicate(timeout=60)[0])["applied"] for process in both]
     assert sorted(applied) == [[], every]
-    assert schema_versions(url) == [1, 2]
+    assert schema_versions(url) == [1, 2, 3]
     again = run_comet("serve", "migrate", "--check", "--database", url)
     assert again.exit_code == 0 and "up to date" in again.stdout
 
