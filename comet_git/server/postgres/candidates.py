@@ -4,9 +4,9 @@ rows the local index would hand the ranker, chosen by SQL near the data.
 Selectors are matched in SQL as the local index matches them (the operation and phase word sets,
 the path anchors).  Text relevance is the local index's, computed from the same tokens (the
 project's stems, concepts and Chinese bigrams): the postings table holds each record's tokens
-with their frequencies and the row's length as FTS5 counts it, so the task's tokens are looked
-up by index and FTS5's BM25 is computed from what they return; the best LEXICAL_TOP are weighed
-by the idf-weighted coverage, as candidates._lexical does.  The `tasks` keywords are found by
+with their frequencies and the row's length as FTS5 counts it, so FTS5's BM25 is summed in the
+database from the postings of the task's tokens (read from an index alone); the best LEXICAL_TOP
+are weighed by the idf-weighted coverage, as candidates._lexical does.  The `tasks` keywords are found by
 PostgreSQL full-text search (a GIN index over their words)."""
 
 from __future__ import annotations
@@ -53,8 +53,9 @@ FREQUENCIES = (
     " JOIN postings p ON p.owner = %s AND p.token = ANY(%s) GROUP BY p.token, s.total, s.length"
 )
 # FTS5's bm25() of every row holding a wanted token, summed near the postings; the LEXICAL_TOP
-# best (ties by rowid, as before), with their terms for the coverage.  Each term is the same
-# double arithmetic, in the same order, as bm25() (written out in _bm25_parameters).
+# best (ties by rowid), with their terms for the coverage.  Each token's share is the same double
+# operations in the same order as the Python sum it replaced (the weights and constants come from
+# _bm25_parameters); only the order of the sum over a row's tokens is the database's.
 BEST_BM25 = (
     "WITH scored AS (SELECT p.rowid, sum(w.weight * p.tf * %(k1_plus_1)s"
     " / (p.tf + %(k1)s * (%(one_minus_b)s + %(b)s * p.length / %(average)s))) AS score"
