@@ -25,11 +25,13 @@ import subprocess
 import sys
 import time
 import urllib.request
+from collections.abc import Callable
 from pathlib import Path
 
 from _common import (
     RACY_SETTLE_SECONDS,
     BenchEnv,
+    Sample,
     Summary,
     add_common_arguments,
     alternate,
@@ -73,8 +75,9 @@ def start_server(bench: BenchEnv, data: Path) -> tuple[subprocess.Popen[bytes], 
     raise SystemExit(f"comet serve did not start: {(data.parent / 'serve.log').read_text()[-2000:]}")
 
 
-def remote_client(bench: BenchEnv, url: str, token: str) -> BenchEnv:
-    client = bench.with_home(bench.work / "client-home")
+def remote_client(bench: BenchEnv, url: str, token: str, name: str = "client-home") -> BenchEnv:
+    """A client machine (its own COMET_HOME, `name` under the work folder) set to `url`."""
+    client = bench.with_home(bench.work / name)
     client.env["COMET_REMOTE_TOKEN"] = token
     client.run_comet("config", "set", "--global", "memory.provider", "remote")
     client.run_comet("config", "set", "--global", "memory.remote.url", url)
@@ -91,29 +94,51 @@ def delivered(env: BenchEnv, repo: Path, request: tuple[str, ...]) -> list[str]:
     return [item["id"] for item in data["context"] + data["manifest"]]
 
 
-def compare_task(local: BenchEnv, remote: BenchEnv, repo: Path, size: int, runs: int) -> None:
+def embedded_store(bench: BenchEnv, local: BenchEnv, repo: Path, data: Path) -> str:
+    """The embedded backend's data folder `data` holding `local`'s store for USER, as it is (the
+    same layout), its index built as a local one is; USER's token."""
+    user_home = data / "users" / USER
+    user_home.mkdir(parents=True)
+    for part in ("global", "projects"):
+        shutil.copytree(local.home / part, user_home / part)
+    run_checked(bench.with_home(user_home).comet_argv("memory", "list", "--json"), env=dict(
+        bench.env, COMET_HOME=str(user_home)), cwd=repo)  # fmt: skip
+    created = bench.comet_argv("serve", "token", "create", "--user", USER, "--data", str(data), "--json")
+    return str(json.loads(run_checked(created, env=bench.env).stdout)["token"])
+
+
+def compare_task(local: BenchEnv, remotes: dict[str, BenchEnv], repo: Path, size: int, runs: int) -> None:
+    """`comet task --json` through each of `remotes` (name -> client) beside Local, alternating:
+    the same ids delivered, the medians, and each Remote's ratio to Local."""
     for request in REQUESTS:
         delivered(local, repo, request)  # warm: the index, the racy files
     time.sleep(RACY_SETTLE_SECONDS)
     for request in REQUESTS:
-        ours, theirs = delivered(local, repo, request), delivered(remote, repo, request)
-        same = "same ids, same order" if ours == theirs else f"DIFFERENT: {ours} vs {theirs}"
-        print(f"  {request[1][:48]:<48} {len(ours)} delivered; Remote: {same}")
-    rotation = {name: itertools.cycle(REQUESTS) for name in ("local", "remote")}
+        ours = delivered(local, repo, request)
+        for name, remote in remotes.items():
+            theirs = delivered(remote, repo, request)
+            same = "same ids, same order" if ours == theirs else f"DIFFERENT: {ours} vs {theirs}"
+            print(f"  {request[1][:48]:<48} {len(ours)} delivered; {name}: {same}")
+    clients = {"Local": local, **remotes}
+    rotation = {name: itertools.cycle(REQUESTS) for name in clients}
 
-    def call(env: BenchEnv, name: str) -> object:
-        return time_process(env.comet_argv("task", *next(rotation[name]), "--json"), env=env.env, cwd=repo)
+    def case(name: str) -> tuple[str, Callable[[], Sample]]:
+        env = clients[name]
 
-    results = alternate(
-        [("comet task --json (Local)", lambda: call(local, "local")),  # type: ignore[arg-type,return-value]
-         ("comet task --json (Remote)", lambda: call(remote, "remote"))],  # type: ignore[arg-type,return-value]
-        runs,
-    )  # fmt: skip
+        def run() -> Sample:
+            argv = env.comet_argv("task", *next(rotation[name]), "--json")
+            return time_process(argv, env=env.env, cwd=repo)
+
+        return f"comet task --json ({name})", run
+
+    results = alternate([case(name) for name in clients], runs)
     summaries = [Summary.of(name, samples) for name, samples in results.items()]
     print_table(summaries, title=f"whole process, warm index, {size} records, loopback, {runs} runs each")
-    here, there = summaries
-    print(f"Remote / Local medians: {there.median / here.median:.2f} (p95: {there.p95 / here.p95:.2f})")
-    print(verdict("Remote task median", there.median, TARGET_RATIO * here.median) + " (1.5 times Local's)")
+    here = summaries[0]
+    for name, there in zip(remotes, summaries[1:], strict=True):
+        print(f"{name} / Local medians: {there.median / here.median:.2f} (p95: {there.p95 / here.p95:.2f})")
+        target = TARGET_RATIO * here.median
+        print(verdict(f"{name} task median", there.median, target) + " (1.5 times Local's)")
 
 
 def load(args: argparse.Namespace) -> None:
@@ -208,19 +233,11 @@ def main() -> None:
     with bench_environment(args, extras="server") as bench:
         local, repo, key = prepare(bench, args.size, args.seed)
         data = bench.work / "serve-data"
-        user_home = data / "users" / USER
-        user_home.mkdir(parents=True)
-        for part in ("global", "projects"):  # the same layout: the local store is the server's as it is
-            shutil.copytree(local.home / part, user_home / part)
-        # The server's index is built as a local one is (the same command over the same layout).
-        run_checked(bench.with_home(user_home).comet_argv("memory", "list", "--json"), env=dict(
-            bench.env, COMET_HOME=str(user_home)), cwd=repo)  # fmt: skip
-        created = bench.comet_argv("serve", "token", "create", "--user", USER, "--data", str(data), "--json")
-        token = json.loads(run_checked(created, env=bench.env).stdout)["token"]
+        token = embedded_store(bench, local, repo, data)
         server, url = start_server(bench, data)
         try:
             remote = remote_client(bench, url, token)
-            compare_task(local, remote, repo, args.size, args.runs)
+            compare_task(local, {"Remote": remote}, repo, args.size, args.runs)
             print(f"\nload: {args.clients} clients, {args.seconds:.0f} s ...", flush=True)
             output = run_checked(
                 [str(bench.python), str(Path(__file__).resolve()), "load", "--url", url, "--token", token,

@@ -13,6 +13,7 @@ import subprocess
 import sys
 import threading
 from collections.abc import Iterator, Sequence
+from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any
 
@@ -21,8 +22,10 @@ import pytest
 
 from comet_git.errors import ConcurrentEditError, NotFoundError
 from comet_git.provider import ArchivedFile, Correct, Forget, Import, Query, Remember
-from comet_git.provider.local import LocalProvider
+from comet_git.provider.local import LocalProvider, build_record
 from comet_git.provider.remote import RemoteProvider
+from comet_git.records.codec import render_record
+from comet_git.records.model import Selectors, new_record_id
 from comet_git.store import Home
 from tests.clihelp import run_comet
 from tests.serving import Server, free_port
@@ -102,6 +105,111 @@ def test_a_store_moves_from_local_to_postgres_and_back_losslessly(
     assert sorted(back.query(Query(export=True)).archive) == exported
     assert [v.as_dict() for v in back.query(Query(include_forgotten=True)).records] == [
         v.as_dict() for v in before.records
+    ]
+
+
+# -- the candidate search -------------------------------------------------------------------------
+
+SUBJECTS = ("the auth module", "database migrations", "error handling", "the API client", "the release notes",
+            "integration tests", "the billing service", "structured logging")  # fmt: skip
+RULES = ("Always run ruff before committing changes to {}.", "Ask before rewriting {}.",
+         "When a test of {} fails, show the failing assertion first.", "Keep {} free of print statements.",
+         "Document {} with one example each.", "Prefer small commits when touching {}.")  # fmt: skip
+PATHS = ("src/auth/**", "src/billing/**", "tests/api/**/*.py", "docs/*.md")
+OPERATIONS = ("edit", "test", "commit", "release", "migrate")
+PHASES = ("plan", "build", "verify", "release")
+
+
+def generated(number: int) -> Remember:
+    """The `number`th record of a store where many records share words (so that BM25 ranks
+    more than LEXICAL_TOP of them) and selectors of every kind (keywords on few of them)."""
+    rules = [RULES[(number * 7 + k) % len(RULES)].format(SUBJECTS[(number + 3 * k) % len(SUBJECTS)])
+             for k in range(1 + number % 3)]  # fmt: skip
+    selectors = Selectors(
+        paths=(PATHS[number % len(PATHS)],) if number % 3 == 0 else (),
+        tasks=(("flaky test",) if number % 2 else ("hotfix",)) if number % 11 == 0 else (),
+        operations=(OPERATIONS[number % len(OPERATIONS)],) if number % 4 == 1 else (),
+        phases=(PHASES[number % len(PHASES)],) if number % 5 == 2 else (),
+    )
+    kind = (
+        "core-profile"
+        if number % 29 == 0
+        else "personal-episode"
+        if number % 13 == 0
+        else "collaboration-policy"
+    )
+    return Remember(
+        text=f"{' '.join(rules)} (rule {number})",
+        title=f"Rule {number} for {SUBJECTS[number % len(SUBJECTS)]}",
+        scope="global" if number % 9 == 0 else "project",
+        memory_type=kind,
+        selectors=selectors,
+    )
+
+
+def test_the_candidate_search_equals_locals_candidate_by_candidate(
+    pg_database: str, comet_home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """What PostgreSQL computes near the data (BM25 from the postings, the rows from the partial
+    indexes) is what the local index computes: every candidate, in order, with its tier, score,
+    reasons and texts.  The clock is pinned: recency moves every score as time passes."""
+    from comet_git.provider.candidates import SqliteRows, TaskRequest
+    from comet_git.server.postgres.backend import PostgresBackend
+    from comet_git.server.postgres.candidates import PostgresRows
+
+    local = written_store(comet_home / "laptop", 300)
+    backend = PostgresBackend(pg_database)
+    try:
+        database = backend.provider_for("searcher", PROJECT)
+        copy_store(local, database)
+        today = 2461376.5
+        monkeypatch.setattr(SqliteRows, "now", lambda self: today)
+        monkeypatch.setattr(PostgresRows, "now", lambda self: today)
+        requests = [
+            TaskRequest(
+                "Refactor the auth module error handling", "src/auth/login.py", False, "edit", "build"
+            ),
+            TaskRequest("Write database migrations for billing", "src/billing", True, "migrate", "plan"),
+            TaskRequest("Fix the flaky integration tests of the API client", "tests/api/test_client.py"),
+            TaskRequest("ruff before committing", operation="commit", phase="verify"),
+            TaskRequest(""),  # a session start
+        ]
+        for request in requests:
+            ours = local.query(Query(task=request)).selection
+            theirs = database.query(Query(task=request)).selection
+            assert ours is not None and theirs is not None
+            assert len(ours.candidates) > 20, request
+            assert candidates_of(theirs) == candidates_of(ours), request
+    finally:
+        backend.close()
+
+
+def written_store(home: Path, count: int) -> LocalProvider:
+    """A Local store of `count` generated records, their files written as an editor would (a
+    remember each would take a minute), each updated an hour before the next: records updated
+    in the same second tie on recency, and which of them a LIMIT keeps is each index's walk."""
+    local = LocalProvider(Home(home), PROJECT)
+    started = datetime.now(timezone.utc)
+    for number in range(count):
+        change = generated(number)
+        store = local.store_for_scope(change.scope)
+        record = build_record(
+            new_record_id(), change.text, change.title, store, change.memory_type, None, change.selectors,
+            None, change.authority, (),
+        )  # fmt: skip
+        stamp = (started - timedelta(hours=number)).strftime("%Y-%m-%dT%H:%M:%SZ")
+        store.records_dir.mkdir(parents=True, exist_ok=True, mode=0o700)
+        path = store.records_dir / f"{record.id}.md"
+        path.write_text(render_record(record.evolve(created_at=stamp, updated_at=stamp)), encoding="utf-8")
+    return local
+
+
+def candidates_of(selection: Any) -> list[tuple[Any, ...]]:
+    """Everything about each candidate, the score to the last few bits (the sums may differ
+    in order, as two BM25 implementations do)."""
+    return [
+        (c.id, c.tier, round(c.score, 9), c.why, c.strong, c.reached, c.title, c.summary, c.text)
+        for c in selection.candidates
     ]
 
 
@@ -243,7 +351,7 @@ def schema_versions(url: str) -> list[int]:
 def test_migrate_applies_once_and_check_says_when_one_is_pending(postgres: Any) -> None:
     url = postgres.create_database(f"migrations_{next(USERS)}")
     pending = run_comet("serve", "migrate", "--check", "--database", url, "--json")
-    every = ["0001_initial", "0002_listing_filters"]
+    every = ["0001_initial", "0002_listing_filters", "0003_candidate_indexes"]
     assert pending.exit_code == 1 and json.loads(pending.stdout)["pending"] == every
     assert "comet serve migrate" in pending.stderr
     # Two at once (servers starting together): the advisory lock lets one apply, the other finds it done.
@@ -258,7 +366,7 @@ def test_migrate_applies_once_and_check_says_when_one_is_pending(postgres: Any) 
     ]
     applied = [json.loads(process.communicate(timeout=60)[0])["applied"] for process in both]
     assert sorted(applied) == [[], every]
-    assert schema_versions(url) == [1, 2]
+    assert schema_versions(url) == [1, 2, 3]
     again = run_comet("serve", "migrate", "--check", "--database", url)
     assert again.exit_code == 0 and "up to date" in again.stdout
 

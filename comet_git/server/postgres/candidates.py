@@ -4,9 +4,9 @@ rows the local index would hand the ranker, chosen by SQL near the data.
 Selectors are matched in SQL as the local index matches them (the operation and phase word sets,
 the path anchors).  Text relevance is the local index's, computed from the same tokens (the
 project's stems, concepts and Chinese bigrams): the postings table holds each record's tokens
-with their frequencies and the row's length as FTS5 counts it, so the task's tokens are looked
-up by index and FTS5's BM25 is computed from what they return; the best LEXICAL_TOP are weighed
-by the idf-weighted coverage, as candidates._lexical does.  The `tasks` keywords are found by
+with their frequencies and the row's length as FTS5 counts it, so FTS5's BM25 is summed in the
+database from the postings of the task's tokens (read from an index alone); the best LEXICAL_TOP
+are weighed by the idf-weighted coverage, as candidates._lexical does.  The `tasks` keywords are found by
 PostgreSQL full-text search (a GIN index over their words)."""
 
 from __future__ import annotations
@@ -45,6 +45,27 @@ ORDER_OF_SELECTED = (
     "(authority = 'explicit')::int + (lifecycle = 'proven')::int + 0.5 * (scope = 'project')::int DESC,"
     ' updated_jd DESC NULLS LAST, id COLLATE "C"'
 )
+# Each wanted token's document frequency (its postings), beside the user's record count and
+# total length: BM25's N and average length.
+FREQUENCIES = (
+    "SELECT p.token, count(*), s.total, s.length"
+    " FROM (SELECT count(*) AS total, coalesce(sum(fts_length), 0) AS length FROM records WHERE owner = %s) s"
+    " JOIN postings p ON p.owner = %s AND p.token = ANY(%s) GROUP BY p.token, s.total, s.length"
+)
+# FTS5's bm25() of every row holding a wanted token, summed near the postings; the LEXICAL_TOP
+# best (ties by rowid), with their terms for the coverage.  Each token's share is the same double
+# operations in the same order as the Python sum it replaced (the weights and constants come from
+# _bm25_parameters); only the order of the sum over a row's tokens is the database's.
+BEST_BM25 = (
+    "WITH scored AS (SELECT p.rowid, sum(w.weight * p.tf * %(k1_plus_1)s"
+    " / (p.tf + %(k1)s * (%(one_minus_b)s + %(b)s * p.length / %(average)s))) AS score"
+    " FROM unnest(%(tokens)s::text[], %(weights)s::float8[]) AS w(token, weight)"
+    " JOIN postings p ON p.owner = %(owner)s AND p.token = w.token"
+    " GROUP BY p.rowid ORDER BY score DESC, p.rowid LIMIT %(limit)s)"
+    " SELECT scored.rowid, scored.score, r.terms FROM scored"
+    " JOIN records r ON r.owner = %(owner)s AND r.rowid = scored.rowid"
+    " ORDER BY scored.score DESC, scored.rowid"
+)
 
 
 class PostgresRows:
@@ -61,36 +82,25 @@ class PostgresRows:
     def lexical(self, task: str) -> dict[int, float]:
         """As candidates._lexical over FTS5: coverage times BM25 relative to the best, for the
         LEXICAL_TOP best BM25 matches.  The postings of the wanted tokens give each token's
-        document frequency and each row's term frequencies and length."""
+        document frequency; the database sums each row's BM25 from them and hands back only the
+        best rows, with their terms (thousands of postings never cross the connection)."""
         wanted = unique_slots(task)
         if not wanted:
             return {}
         every = list(dict.fromkeys(t for slot in wanted for t in (slot.token, *slot.concepts)))
-        total, length = self.connection.execute(
-            "SELECT count(*), coalesce(sum(fts_length), 0) FROM records WHERE owner = %s", (self.owner,)
-        ).fetchone() or (0, 0)
-        if not total:
-            return {}
-        hits = self.connection.execute(
-            "SELECT rowid, length, token, tf FROM postings WHERE owner = %s AND token = ANY(%s)",
-            (self.owner, every),
-        ).fetchall()
-        frequency: dict[str, int] = {}
-        for _, _, lexeme, _ in hits:
-            frequency[lexeme] = frequency.get(lexeme, 0) + 1
+        found = self.connection.execute(FREQUENCIES, (self.owner, self.owner, every)).fetchall()
+        if not found:
+            return {}  # none of the tokens is in any record
+        frequency = {token: df for token, df, _, _ in found}
+        total, length = found[0][2], found[0][3]
         idf = {token: math.log(1 + (total - df + 0.5) / (df + 0.5)) for token, df in frequency.items()}
-        if not idf:
-            return {}
-        best = _bm25_best(hits, frequency, total, (length / total) or 1.0)
+        parameters = _bm25_parameters(self.owner, frequency, total, length)
+        best = self.connection.execute(BEST_BM25, parameters).fetchall()
+        if not best:
+            return {}  # the records went between the two statements
         top = best[0][1] or 1.0
-        terms = dict(
-            self.connection.execute(
-                "SELECT rowid, terms FROM records WHERE owner = %s AND rowid = ANY(%s)",
-                (self.owner, [rowid for rowid, _ in best]),
-            ).fetchall()
-        )
         return {
-            rowid: coverage(wanted, idf, terms[rowid]) * (0.5 + 0.5 * score / top) for rowid, score in best
+            rowid: coverage(wanted, idf, terms) * (0.5 + 0.5 * score / top) for rowid, score, terms in best
         }
 
     def keyword_hits(self, task: str) -> list[int]:
@@ -214,19 +224,22 @@ class PostgresRows:
         return {row[0] for row in rows}
 
 
-def _bm25_best(
-    hits: list[tuple[int, int, str, int]], frequency: dict[str, int], total: int, average: float
-) -> list[tuple[int, float]]:
-    """FTS5's bm25() of each row of `hits` (rowid, row length, token, term frequency), the
-    LEXICAL_TOP best, best first (ties by rowid)."""
-    weight = {
-        token: max(math.log((total - df + 0.5) / (df + 0.5)), FTS5_MIN_IDF) for token, df in frequency.items()
+def _bm25_parameters(owner: str, frequency: dict[str, int], total: int, length: int) -> dict[str, Any]:
+    """BEST_BM25's parameters: FTS5's idf of each token (computed here, as bm25() computes it),
+    its constants and the average row length."""
+    return {
+        "owner": owner,
+        "tokens": list(frequency),
+        "weights": [
+            max(math.log((total - df + 0.5) / (df + 0.5)), FTS5_MIN_IDF) for df in frequency.values()
+        ],
+        "k1": BM25_K1,
+        "k1_plus_1": BM25_K1 + 1,
+        "b": BM25_B,
+        "one_minus_b": 1 - BM25_B,
+        "average": (length / total) or 1.0,
+        "limit": LEXICAL_TOP,
     }
-    scores: dict[int, float] = {}
-    for rowid, size, token, tf in hits:
-        norm = BM25_K1 * (1 - BM25_B + BM25_B * size / average)
-        scores[rowid] = scores.get(rowid, 0.0) + weight[token] * tf * (BM25_K1 + 1) / (tf + norm)
-    return sorted(scores.items(), key=lambda item: (-item[1], item[0]))[:LEXICAL_TOP]
 
 
 def _anchored(path: str, is_dir: bool) -> tuple[str, list[Any]]:
