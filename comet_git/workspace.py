@@ -127,7 +127,7 @@ def open_workspace(path: Path | str = ".") -> Workspace:
         lock = (
             home.ensure().root
             / "locks"
-            / ("identity-" + sha256_bytes(str(location.common_dir).encode())[:16])
+            / ("identity-" + sha256_bytes(os.fsencode(location.common_dir))[:16])
         )
         with file_lock(lock):
             identity = resolve_identity(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
 import tempfile
@@ -25,6 +26,7 @@ from comet_git.identity import (
     read_persisted_key,
     resolve_identity,
 )
+from tests.clihelp import run_comet
 from tests.gitutil import commit, git, make_repo
 
 
@@ -625,3 +627,14 @@ def test_head_is_read_from_the_files_as_git_reads_it(repo: Path) -> None:
     assert head_of(repo.parent / "side") == second
     git(repo, "checkout", "-q", "--orphan", "fresh")
     assert head_of(repo) is None
+
+
+def test_a_repository_in_a_folder_whose_name_is_not_utf8_works(tmp_path: Path) -> None:
+    # The lock that guards deriving the key is named after the repository's path: its bytes,
+    # which UTF-8 cannot encode here (the name came from the file system as surrogate escapes).
+    repo = make_repo(tmp_path / os.fsdecode(b"we\xffird"), remote="https://example.invalid/a/weird.git")
+    remembered = run_comet("memory", "remember", "--text", "Run make lint first.", "--json", cwd=repo)
+    assert remembered.exit_code == 0, remembered.stderr
+    task = run_comet("task", "--task", "lint the code", "--json", cwd=repo)
+    assert task.exit_code == 0, task.stderr
+    assert [item["id"] for item in task.json()["context"]] == [remembered.json()["record"]["id"]]
