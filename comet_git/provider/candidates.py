@@ -313,17 +313,15 @@ class SqliteRows:
         return _rows(self.connection, stores, request, hits, everything, standing=standing)
 
     def texts(self, rowids: list[int], in_full: list[int]) -> list[TextRow]:
-        # The links are parsed only from a record that has some (the index keeps compact JSON).
+        # conflicts_with: the ids (which hold no space) of the record's conflictsWith, or ''.
         rows = self.connection.execute(
             "SELECT r.rowid, r.title, r.summary,"
             " CASE WHEN r.rowid IN (SELECT value FROM json_each(?))"
             " THEN (SELECT body FROM record_texts t WHERE t.record = r.rowid) ELSE '' END,"
-            " CASE WHEN instr(r.json, '\"conflictsWith\":[]') = 0"
-            " THEN json_extract(r.json, '$.conflictsWith') END"
-            " FROM records r WHERE r.rowid IN (SELECT value FROM json_each(?))",
+            " r.conflicts_with FROM records r WHERE r.rowid IN (SELECT value FROM json_each(?))",
             [json.dumps(in_full), json.dumps(rowids)],
         ).fetchall()
-        return [(rowid, title, summary, text, json.loads(linked) if linked else None)
+        return [(rowid, title, summary, text, linked.split() if linked else None)
                 for rowid, title, summary, text, linked in rows]  # fmt: skip
 
     def live_ids(self, ids: list[str]) -> set[str]:
@@ -859,12 +857,18 @@ def _keyword_hits(connection: Any, task: str, has_fts: bool) -> list[int]:
         return []  # no word to mention a keyword with (a session start)
     if not has_fts:
         return [row[0] for row in connection.execute("SELECT rowid FROM records WHERE tasks != ''")]
-    rows = connection.execute(
-        "SELECT rowid, bm25(records_fts, 0, 0, 0, 1.0, 0) AS score FROM records_fts"
-        " WHERE records_fts MATCH ? ORDER BY score LIMIT ?",
-        [query, LEXICAL_TOP],
-    )
-    return [row[0] for row in rows]
+    # Most tasks share a word with the keywords of fewer than LEXICAL_TOP records: those are all
+    # the hits, and ranking them by BM25 first (for every one of them) would choose nothing.
+    hits = connection.execute(
+        "SELECT rowid FROM records_fts WHERE records_fts MATCH ? LIMIT ?", [query, LEXICAL_TOP + 1]
+    ).fetchall()
+    if len(hits) > LEXICAL_TOP:
+        hits = connection.execute(
+            "SELECT rowid, bm25(records_fts, 0, 0, 0, 1.0, 0) AS score FROM records_fts"
+            " WHERE records_fts MATCH ? ORDER BY score LIMIT ?",
+            [query, LEXICAL_TOP],
+        ).fetchall()
+    return [row[0] for row in hits]
 
 
 def _recency(age_days: float | None) -> float:
