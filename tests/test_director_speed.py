@@ -16,7 +16,8 @@ import pytest
 import comet_git.index
 import comet_git.provider.candidates as candidates_module
 from comet_git.config import read_layer, write_setting
-from comet_git.director.deliver import deliver
+from comet_git.director.deliver import deliver, plan
+from comet_git.director.service import _placements
 from comet_git.journal.events import stable_id
 from comet_git.provider import Query, Remember
 from comet_git.provider.candidates import Selection, TaskRequest, select
@@ -122,6 +123,37 @@ def test_a_failing_search_in_a_thread_fails_the_selection(
     names = [store.name for store in provider.visible_stores()]
     with provider._open_index() as index, pytest.raises(OSError, match="no second connection"):
         select(index.connection, names, REQUESTS[0], index.has_fts, search=broken)
+
+
+def delivered(selection: Selection, request: TaskRequest) -> tuple[object, ...]:
+    """What delivery gives, without the application ids (random)."""
+    delivery = deliver(selection, request)
+    items = [{key: value for key, value in item.items() if key != "applicationId"}
+             for item in [*delivery.context, *delivery.manifest]]  # fmt: skip
+    return items, delivery.used, delivery.omitted
+
+
+def test_only_the_texts_delivery_places_are_read(provider: LocalProvider) -> None:
+    names = [store.name for store in provider.visible_stores()]
+    requests = [*REQUESTS, TaskRequest(""), TaskRequest("", budget=200), TaskRequest("auth", budget=300)]
+    unread = 0
+    with provider._open_index() as index:
+        for request in requests:
+            eager = select(index.connection, names, request, index.has_fts)
+            lazy = select(index.connection, names, request, index.has_fts, placements=_placements)
+            assert delivered(lazy, request) == delivered(eager, request), request
+            placed = dict(plan(lazy.candidates, lazy.already_given, request).placed)
+            for candidate in lazy.candidates:
+                assert bool(candidate.title) == (candidate in placed), (request, candidate.id)
+                assert bool(candidate.text) == placed.get(candidate, False), (request, candidate.id)
+            unread += sum(1 for candidate in lazy.candidates if candidate not in placed)
+    assert unread  # some candidates were never placed, and their texts never read
+    for request in requests:  # and through the provider contract, as the director asks
+        through = provider.query(Query(task=request, placements=_placements)).selection
+        assert through is not None
+        everything = provider.query(Query(task=request)).selection
+        assert everything is not None
+        assert delivered(through, request) == delivered(everything, request), request
 
 
 def test_a_selection_is_delivered_for_its_own_request(provider: LocalProvider) -> None:

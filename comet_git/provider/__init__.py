@@ -16,7 +16,7 @@ from comet_git.records.model import Evidence, Selectors
 from comet_git.store import ScopeStore
 
 if TYPE_CHECKING:  # the director is imported only by the commands that retrieve
-    from comet_git.provider.candidates import Selection, TaskRequest
+    from comet_git.provider.candidates import Placements, Selection, TaskRequest
 
 PROVIDER_SCHEMA = "comet.provider/v1"
 # A Context Director request's defaults: characters of memory, and manifest entries, at most.
@@ -70,6 +70,10 @@ class Query(NamedTuple):
     offset: int = 0
     limit: int | None = None
     tally: bool = False  # also count the matching records by TALLIED fields (QueryResult.tally)
+    # With `task`: where delivery will place the candidates (provider/candidates.py: Placements),
+    # so that the texts of only those are read.  Not sent over the wire: a server reads the texts
+    # of every candidate delivery might place.
+    placements: "Placements | None" = None
 
 
 # What QueryResult.tally counts by, in its rows' order (each row ends with the count).
