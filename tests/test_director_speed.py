@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import hashlib
 import itertools
+import json
 import subprocess
 import sys
 import time
@@ -238,6 +239,48 @@ def test_a_stale_scan_is_refreshed_in_the_background(
             break
         time.sleep(0.2)
     assert all(scanned), "the background refresh did not run"
+
+
+# What an up-to-date `comet task` must not import: OpenSSL (hashlib: only a folder listing or a
+# changed file is hashed) and, with no task text, the stemmer.  Reported as the process ends.
+PROBE = """
+import json, os, sys
+sys.argv = ["comet", *sys.argv[1:]]
+real_exit = os._exit
+def end(code):
+    sys.stdout.flush()
+    sys.stderr.write("MODULES " + json.dumps(sorted(sys.modules)) + "\\n")
+    real_exit(code)
+os._exit = end
+from comet_git.entry import main
+main()
+"""
+
+
+def test_an_up_to_date_task_imports_neither_hashlib_nor_at_session_start_the_stemmer(
+    repo: Path, comet_home: Path
+) -> None:
+    import os
+
+    invoke("memory", "remember", repo, "--text", "Auth handlers log the error code.", "--json")
+    invoke("memory", "remember", repo, "--text", "Answer briefly.", "--type", "core-profile", "--json")
+    long_ago = time.time() - 600  # files that are not "racy": a quick look trusts them
+    for path in [comet_home, *comet_home.rglob("*")]:
+        if "index" not in path.parts:
+            os.utime(path, (long_ago, long_ago))
+    for _ in range(2):  # the first takes the files in (no longer racy), the second finds them clean
+        invoke("memory", "list", repo, "--json")
+    for argv, unwanted in (
+        (["task", str(repo), "--json"], {"hashlib", "_hashlib", "Stemmer"}),
+        (["task", str(repo), "--task", "auth error handling", "--json"], {"hashlib", "_hashlib"}),
+    ):
+        done = subprocess.run(
+            [sys.executable, "-c", PROBE, *argv], cwd=repo, capture_output=True, text=True, timeout=60
+        )
+        assert done.returncode == 0, done.stderr
+        assert json.loads(done.stdout)["context"], argv  # it delivered, from the index
+        [line] = [line for line in done.stderr.splitlines() if line.startswith("MODULES ")]
+        assert unwanted & set(json.loads(line.removeprefix("MODULES "))) == set(), argv
 
 
 def test_episode_ids_are_the_sha256_they_always_were() -> None:
