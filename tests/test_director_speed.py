@@ -270,15 +270,21 @@ def test_an_up_to_date_task_imports_neither_hashlib_nor_at_session_start_the_ste
             os.utime(path, (long_ago, long_ago))
     for _ in range(2):  # the first takes the files in (no longer racy), the second finds them clean
         invoke("memory", "list", repo, "--json")
-    for argv, unwanted in (
-        (["task", str(repo), "--json"], {"hashlib", "_hashlib", "Stemmer"}),
-        (["task", str(repo), "--task", "auth error handling", "--json"], {"hashlib", "_hashlib"}),
+    heavy = {"dataclasses", "subprocess"}
+    prompt = {"session_id": "s-1", "cwd": str(repo), "hook_event_name": "UserPromptSubmit",
+              "prompt": "Fix the auth error handling and keep the tests green"}  # fmt: skip
+    for argv, stdin, unwanted in (
+        (["task", str(repo), "--json"], None, {"hashlib", "_hashlib", "Stemmer"}),
+        (["task", str(repo), "--task", "auth error handling", "--json"], None, {"hashlib", "_hashlib"}),
+        # the prompt hook looks for cues in every prompt: with NamedTuples, not dataclasses
+        (["agent-hook", "--host", "claude", "UserPromptSubmit"], json.dumps(prompt), {"hashlib", *heavy}),
     ):
         done = subprocess.run(
-            [sys.executable, "-c", PROBE, *argv], cwd=repo, capture_output=True, text=True, timeout=60
-        )
+            [sys.executable, "-c", PROBE, *argv], cwd=repo, input=stdin, capture_output=True, text=True,
+            timeout=60,
+        )  # fmt: skip
         assert done.returncode == 0, done.stderr
-        assert json.loads(done.stdout)["context"], argv  # it delivered, from the index
+        assert done.stdout.strip() and (stdin or json.loads(done.stdout)["context"]), argv  # it delivered
         [line] = [line for line in done.stderr.splitlines() if line.startswith("MODULES ")]
         assert unwanted & set(json.loads(line.removeprefix("MODULES "))) == set(), argv
 
