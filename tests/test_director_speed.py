@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import hashlib
 import itertools
+import json
 import subprocess
 import sys
 import time
@@ -16,7 +17,8 @@ import pytest
 import comet_git.index
 import comet_git.provider.candidates as candidates_module
 from comet_git.config import read_layer, write_setting
-from comet_git.director.deliver import deliver
+from comet_git.director.deliver import deliver, plan
+from comet_git.director.service import _placements
 from comet_git.journal.events import stable_id
 from comet_git.provider import Query, Remember
 from comet_git.provider.candidates import Selection, TaskRequest, select
@@ -124,6 +126,37 @@ def test_a_failing_search_in_a_thread_fails_the_selection(
         select(index.connection, names, REQUESTS[0], index.has_fts, search=broken)
 
 
+def delivered(selection: Selection, request: TaskRequest) -> tuple[object, ...]:
+    """What delivery gives, without the application ids (random)."""
+    delivery = deliver(selection, request)
+    items = [{key: value for key, value in item.items() if key != "applicationId"}
+             for item in [*delivery.context, *delivery.manifest]]  # fmt: skip
+    return items, delivery.used, delivery.omitted
+
+
+def test_only_the_texts_delivery_places_are_read(provider: LocalProvider) -> None:
+    names = [store.name for store in provider.visible_stores()]
+    requests = [*REQUESTS, TaskRequest(""), TaskRequest("", budget=200), TaskRequest("auth", budget=300)]
+    unread = 0
+    with provider._open_index() as index:
+        for request in requests:
+            eager = select(index.connection, names, request, index.has_fts)
+            lazy = select(index.connection, names, request, index.has_fts, placements=_placements)
+            assert delivered(lazy, request) == delivered(eager, request), request
+            placed = dict(plan(lazy.candidates, lazy.already_given, request).placed)
+            for candidate in lazy.candidates:
+                assert bool(candidate.title) == (candidate in placed), (request, candidate.id)
+                assert bool(candidate.text) == placed.get(candidate, False), (request, candidate.id)
+            unread += sum(1 for candidate in lazy.candidates if candidate not in placed)
+    assert unread  # some candidates were never placed, and their texts never read
+    for request in requests:  # and through the provider contract, as the director asks
+        through = provider.query(Query(task=request, placements=_placements)).selection
+        assert through is not None
+        everything = provider.query(Query(task=request)).selection
+        assert everything is not None
+        assert delivered(through, request) == delivered(everything, request), request
+
+
 def test_a_selection_is_delivered_for_its_own_request(provider: LocalProvider) -> None:
     selection = provider.query(Query(task=REQUESTS[0])).selection
     assert selection is not None
@@ -206,6 +239,54 @@ def test_a_stale_scan_is_refreshed_in_the_background(
             break
         time.sleep(0.2)
     assert all(scanned), "the background refresh did not run"
+
+
+# What an up-to-date `comet task` must not import: OpenSSL (hashlib: only a folder listing or a
+# changed file is hashed) and, with no task text, the stemmer.  Reported as the process ends.
+PROBE = """
+import json, os, sys
+sys.argv = ["comet", *sys.argv[1:]]
+real_exit = os._exit
+def end(code):
+    sys.stdout.flush()
+    sys.stderr.write("MODULES " + json.dumps(sorted(sys.modules)) + "\\n")
+    real_exit(code)
+os._exit = end
+from comet_git.entry import main
+main()
+"""
+
+
+def test_an_up_to_date_task_imports_neither_hashlib_nor_at_session_start_the_stemmer(
+    repo: Path, comet_home: Path
+) -> None:
+    import os
+
+    invoke("memory", "remember", repo, "--text", "Auth handlers log the error code.", "--json")
+    invoke("memory", "remember", repo, "--text", "Answer briefly.", "--type", "core-profile", "--json")
+    long_ago = time.time() - 600  # files that are not "racy": a quick look trusts them
+    for path in [comet_home, *comet_home.rglob("*")]:
+        if "index" not in path.parts:
+            os.utime(path, (long_ago, long_ago))
+    for _ in range(2):  # the first takes the files in (no longer racy), the second finds them clean
+        invoke("memory", "list", repo, "--json")
+    heavy = {"dataclasses", "subprocess"}
+    prompt = {"session_id": "s-1", "cwd": str(repo), "hook_event_name": "UserPromptSubmit",
+              "prompt": "Fix the auth error handling and keep the tests green"}  # fmt: skip
+    for argv, stdin, unwanted in (
+        (["task", str(repo), "--json"], None, {"hashlib", "_hashlib", "Stemmer"}),
+        (["task", str(repo), "--task", "auth error handling", "--json"], None, {"hashlib", "_hashlib"}),
+        # the prompt hook looks for cues in every prompt: with NamedTuples, not dataclasses
+        (["agent-hook", "--host", "claude", "UserPromptSubmit"], json.dumps(prompt), {"hashlib", *heavy}),
+    ):
+        done = subprocess.run(
+            [sys.executable, "-c", PROBE, *argv], cwd=repo, input=stdin, capture_output=True, text=True,
+            timeout=60,
+        )  # fmt: skip
+        assert done.returncode == 0, done.stderr
+        assert done.stdout.strip() and (stdin or json.loads(done.stdout)["context"]), argv  # it delivered
+        [line] = [line for line in done.stderr.splitlines() if line.startswith("MODULES ")]
+        assert unwanted & set(json.loads(line.removeprefix("MODULES "))) == set(), argv
 
 
 def test_episode_ids_are_the_sha256_they_always_were() -> None:

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from comet_git.journal.redact import KINDS, redact_text
+from comet_git.journal.redact import KINDS, redact, redact_text
 from tests.clihelp import invoke
 
 ALNUM = string.ascii_letters + string.digits
@@ -274,6 +274,30 @@ def test_a_long_run_of_word_characters_is_not_slow_to_redact() -> None:
     # Neither a backtracking blow-up nor a false hit: 200 KB without a separator comes back as it was.
     text = "token" + "a" * 200_000
     assert redact_text(text) == text
+
+
+def test_a_structure_is_redacted_as_each_of_its_strings_alone() -> None:
+    # redact looks for the needles once over all the strings: each string must still come out
+    # exactly as redact_text makes it, whichever other strings hold which needles.
+    texts = [text for text, _ in CASES.values()] + KEPT
+    shuffled = random.Random(7).sample(texts, len(texts))
+    value = {
+        "request": {"task": shuffled[0], "path": None, "budget": 6000},
+        "items": [{"id": f"r-{n:04d}", "whyApplied": shuffled[n : n + 3]} for n in range(1, len(texts), 3)],
+        "plain": ["src/auth/login.py", "path matches src/auth/**", True, 1.5],
+    }
+    expected = {
+        "request": {"task": redact_text(shuffled[0]), "path": None, "budget": 6000},
+        "items": [
+            {"id": f"r-{n:04d}", "whyApplied": [redact_text(text) for text in shuffled[n : n + 3]]}
+            for n in range(1, len(texts), 3)
+        ],
+        "plain": ["src/auth/login.py", "path matches src/auth/**", True, 1.5],
+    }
+    assert redact(value) == expected
+    for text in texts:  # and alone, or beside a string that holds other needles
+        assert redact([text, "no needle here"]) == [redact_text(text), "no needle here"]
+        assert redact({"a": text, "b": "password: see the vault"})["a"] == redact_text(text)
 
 
 PIPELINE = [

@@ -15,13 +15,13 @@ from pathlib import Path
 from typing import Any
 
 from comet_git.diagnostics import log_failure
-from comet_git.director.deliver import Delivery, deliver
+from comet_git.director.deliver import Delivery, deliver, plan
 from comet_git.errors import CometError, InvalidInputError, NotFoundError, OtherProjectError
 from comet_git.journal.events import Event, random_id, session_episode
 from comet_git.journal.log import Journal
 from comet_git.matching.paths import normalize_request_path
 from comet_git.provider import DEFAULT_BUDGET, DEFAULT_MAX_ENTRIES, Query, RecordOutcome
-from comet_git.provider.candidates import Selection, TaskRequest
+from comet_git.provider.candidates import Candidate, Selection, TaskRequest
 from comet_git.provider.staleness import stale_note
 from comet_git.records.model import KNOWN_OPERATIONS, KNOWN_PHASES, OUTCOMES, utc_now
 from comet_git.store import file_lock, replace_state_file
@@ -150,9 +150,18 @@ def _drop_application_ids(delivery: Delivery) -> None:
 
 
 def _select(ws: Workspace, request: TaskRequest, *, every_row: bool = False) -> Selection:
-    result = ws.provider().query(Query(task=request, every_row=every_row))
+    # Where delivery will place the candidates, so that only their texts are read: at a session
+    # start every core-profile text would be read otherwise, and a few dozen fit the budget.
+    query = Query(task=request, every_row=every_row, placements=None if every_row else _placements)
+    result = ws.provider().query(query)
     assert result.selection is not None
     return result.selection
+
+
+def _placements(
+    candidates: list[Candidate], already_given: int, request: TaskRequest
+) -> list[tuple[Candidate, bool]]:
+    return plan(candidates, already_given, request).placed
 
 
 def _output(ws: Workspace, request: TaskRequest, delivery: Delivery) -> dict[str, Any]:

@@ -1,6 +1,8 @@
 """The event envelope (`comet.experience/v1`) and the one strict parser for it."""
 
-from __future__ import annotations
+# No `from __future__ import annotations` in this module: typing.NamedTuple compiles every
+# annotation written as a string, and `comet task` imports these classes (their fields as
+# types cost about half).  Names defined further down, or only for type checking, are quoted.
 
 import os
 from collections.abc import Mapping

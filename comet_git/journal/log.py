@@ -38,10 +38,12 @@ from comet_git.store import (
     write_failure,
 )
 
-MONTH_FILE = re.compile(r"^\d{4}-\d{2}\.jsonl$")
-SUMMARY_FILE = re.compile(r"^(\d{4}-\d{2})\.summary\.json$")
+# Expressions compiled by re on first use (and cached there): an append, which every `comet task`
+# makes, needs none of them.
+MONTH_FILE = r"^\d{4}-\d{2}\.jsonl$"
+SUMMARY_FILE = r"^(\d{4}-\d{2})\.summary\.json$"
 SUMMARY_SCHEMA = "comet.journal-summary/v1"
-EVENT_ID_IN_LINE = re.compile(rb'"eventId":"([^"]+)"')
+EVENT_ID_IN_LINE = rb'"eventId":"([^"]+)"'
 DONE = "done"
 FAILED = "failed"
 
@@ -94,7 +96,7 @@ class Journal:
             return []
         found = []
         for path in sorted(self.directory.iterdir()):
-            if SUMMARY_FILE.match(path.name):
+            if re.match(SUMMARY_FILE, path.name):
                 with contextlib.suppress(OSError, ValueError):
                     data = json.loads(path.read_text(encoding="utf-8"))
                     if isinstance(data, dict) and data.get("schema") == SUMMARY_SCHEMA:
@@ -113,7 +115,7 @@ class Journal:
     def files(self) -> list[Path]:
         if not self.directory.is_dir():
             return []
-        return sorted(path for path in self.directory.iterdir() if MONTH_FILE.match(path.name))
+        return sorted(path for path in self.directory.iterdir() if re.match(MONTH_FILE, path.name))
 
     # -- writing ----------------------------------------------------------------
 
@@ -347,7 +349,7 @@ def redacted(event: Event) -> Event:
 
 def ids_in(path: Path) -> set[str]:
     try:
-        return {match.decode("utf-8") for match in EVENT_ID_IN_LINE.findall(path.read_bytes())}
+        return {match.decode("utf-8") for match in re.findall(EVENT_ID_IN_LINE, path.read_bytes())}
     except FileNotFoundError:
         return set()
 
@@ -397,7 +399,7 @@ def _append_lines(path: Path, data: bytes, durable: bool = True) -> None:
 
 
 def _scrub_line(line: bytes, event_ids: set[str], needles: Sequence[str]) -> bytes:
-    match = EVENT_ID_IN_LINE.search(line)
+    match = re.search(EVENT_ID_IN_LINE, line)
     text = line.decode("utf-8", errors="replace")
     if not (match and match.group(1).decode() in event_ids) and not any(n in text for n in needles):
         return line

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import functools
 import re
-from dataclasses import dataclass
+from typing import NamedTuple
 
 # ---------------------------------------------------------------------------------------------------------
 # Cue tables
@@ -331,8 +331,9 @@ def _cues() -> tuple[tuple[str, re.Pattern[str]], ...]:
     return tuple((tier, _rx(pattern)) for tier, pattern in _CUE_TABLE)
 
 
-@dataclass(frozen=True)
-class _Hit:
+# A NamedTuple, not a frozen dataclass: every prompt an agent's hook sees looks for cues, and
+# importing `dataclasses` (with inspect, ast, dis, tokenize) costs that hook ~10 ms.
+class _Hit(NamedTuple):
     tier: str
     text: str
     start: int

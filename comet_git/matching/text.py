@@ -16,11 +16,9 @@ import functools
 import math
 import re
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import NamedTuple
-
-import Stemmer
 
 # Words and runs of CJK characters.  Compiling the CJK ranges takes about 1.5 ms, so this one
 # is left to re (compiled on first use, then cached) and an ASCII text, the usual task, only
@@ -37,7 +35,15 @@ _STOPWORD_TEXT = """
 STOPWORDS = frozenset(_STOPWORD_TEXT.split())
 CONCEPT_WEIGHT = 0.8  # a word matched through its concept counts this much of the word itself
 
-_stem = Stemmer.Stemmer("english").stemWord
+
+@functools.cache
+def _stemmer() -> Callable[[str], str]:
+    """The Snowball English stemmer's stemWord.  Imported when a first word is stemmed: a
+    session start (no task text) has none, and PyStemmer's import costs ~1.5 ms."""
+    import Stemmer
+
+    stem: Callable[[str], str] = Stemmer.Stemmer("english").stemWord
+    return stem
 
 
 class Vocabulary(NamedTuple):
@@ -51,6 +57,7 @@ def parse_vocabulary(text: str) -> Vocabulary:
     """The concept lines of `text` (see vocabulary.txt for the format)."""
     english: dict[str, list[str]] = {}
     chinese: dict[str, list[str]] = {}
+    stem = _stemmer()
     for number, raw in enumerate(text.splitlines(), start=1):
         line = raw.split("#", 1)[0].strip()
         if not line:
@@ -58,10 +65,10 @@ def parse_vocabulary(text: str) -> Vocabulary:
         head, colon, rest = line.partition(":")
         if not colon or not head.strip() or not head.strip().isascii():
             raise ValueError(f"vocabulary line {number}: expected 'HEAD: words | terms'")
-        concept = _stem(head.strip().lower())
+        concept = stem(head.strip().lower())
         words, _, terms = rest.partition("|")
         for word in (head, *words.split()):
-            english.setdefault(_stem(word.strip().lower()), []).append(concept)
+            english.setdefault(stem(word.strip().lower()), []).append(concept)
         for term in terms.split():
             chinese.setdefault(term, []).append(concept)
     return Vocabulary(
@@ -85,9 +92,12 @@ class Slot(NamedTuple):
 def slots(text: str) -> list[Slot]:
     """The words of `text` as tokens with their concepts, in order (repeats kept)."""
     found: list[Slot] = []
-    known = vocabulary()
     lowered = text.lower()
     runs = _ASCII_WORD.findall(lowered) if lowered.isascii() else re.findall(_WORD, lowered)
+    if not runs:
+        return found  # no word (a session start): neither the vocabulary nor the stemmer is needed
+    known = vocabulary()
+    stem = _stemmer()
     previous: str | None = None  # the English word before, to read two words joined
     for run in runs:
         if run[0] >= _CJK_START:
@@ -97,13 +107,13 @@ def slots(text: str) -> list[Slot]:
             found.extend(Slot(concept) for concept in dict.fromkeys(concepts))
             continue
         if previous is not None:
-            joined = _stem(previous + run)
+            joined = stem(previous + run)
             if joined in known.english:
                 found.append(Slot(joined, known.english[joined]))
         previous = run
         if run not in STOPWORDS:
-            stem = _stem(run)
-            found.append(Slot(stem, known.english.get(stem, ())))
+            token = stem(run)
+            found.append(Slot(token, known.english.get(token, ())))
     return found
 
 
@@ -200,6 +210,8 @@ def mentions(task: TaskText, keywords: Iterable[str]) -> tuple[list[str], list[s
     those it names only through their concept ("auth" for a task about authentication)."""
     said: list[str] = []
     meant: list[str] = []
+    if not task.lowered:  # no task text (a session start): only an empty keyword is in it
+        return [keyword for keyword in keywords if not keyword], meant
     for keyword in keywords:
         wanted = keyword_slots(keyword)
         if keyword.lower() in task.lowered or (wanted and all(s.token in task.words for s in wanted)):

@@ -5,16 +5,18 @@ implements it over the files under COMET_HOME; a Remote provider speaking the
 same contract can replace it without any change to the callers.
 """
 
-from __future__ import annotations
+# No `from __future__ import annotations` in this module: typing.NamedTuple compiles every
+# annotation written as a string, and `comet task` imports these classes (their fields as
+# types cost about half).  Names defined further down, or only for type checking, are quoted.
 
 import json
 from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
 from comet_git.records.model import Evidence, Selectors
+from comet_git.store import ScopeStore
 
 if TYPE_CHECKING:  # the director is imported only by the commands that retrieve
-    from comet_git.provider.candidates import Selection, TaskRequest
-    from comet_git.store import ScopeStore
+    from comet_git.provider.candidates import Placements, Selection, TaskRequest
 
 PROVIDER_SCHEMA = "comet.provider/v1"
 # A Context Director request's defaults: characters of memory, and manifest entries, at most.
@@ -52,7 +54,7 @@ class Query(NamedTuple):
     include_superseded: bool = False
     include_forgotten: bool = False
     with_history: bool = False
-    task: TaskRequest | None = None  # a Context Director request: rank what applies to it
+    task: "TaskRequest | None" = None  # a Context Director request: rank what applies to it
     every_row: bool = False  # with `task`: consider every record, to say why each was excluded
     similar: str | None = None  # the live records closest in wording to this text (consolidation)
     export: bool = False  # the stores' own files (records, history, tombstones): `comet memory export`
@@ -68,6 +70,10 @@ class Query(NamedTuple):
     offset: int = 0
     limit: int | None = None
     tally: bool = False  # also count the matching records by TALLIED fields (QueryResult.tally)
+    # With `task`: where delivery will place the candidates (provider/candidates.py: Placements),
+    # so that the texts of only those are read.  Not sent over the wire: a server reads the texts
+    # of every candidate delivery might place.
+    placements: "Placements | None" = None
 
 
 # What QueryResult.tally counts by, in its rows' order (each row ends with the count).
@@ -93,7 +99,7 @@ class QueryResult(NamedTuple):
     records_json: list[bytes]  # UTF-8 pieces of one JSON array: b"".join(records_json)
     invalid: list[InvalidFileReport]
     history: dict[str, list[dict[str, Any]]]  # no default: a NamedTuple's default would be one shared dict
-    selection: Selection | None = None  # for a `task` query: the applicable records, best first
+    selection: "Selection | None" = None  # for a `task` query: the applicable records, best first
     archive: tuple[ArchivedFile, ...] = ()  # for an `export` query
     forgotten: bool = False  # for a `forgotten_text` query
     total: int | None = None  # with a `limit` or a `tally`: how many records match in all

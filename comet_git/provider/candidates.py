@@ -149,6 +149,11 @@ class Selection:
 
 
 DETAIL_SLACK = 24  # candidates considered beyond what max-entries needs, for budget skips
+
+# Where delivery places a selection's candidates (director/deliver.py's plan): (candidate, in
+# full?) for each one placed, from the candidates best first, how many were given earlier in the
+# session, and the request.  It needs only what ranking sets, none of the texts.
+Placements = Callable[[list[Candidate], int, TaskRequest], list[tuple[Candidate, bool]]]
 SEARCH_APART_FROM = 30_000  # records from which the full-text search runs in a thread
 
 
@@ -203,20 +208,29 @@ def select(
     *,
     everything: bool = False,
     search: Callable[[], Any] | None = None,
+    placements: Placements | None = None,
 ) -> Selection:
     """select_from over the local index (`connection`); `search` opens another connection to it:
     on a large index the full-text search then runs on it in a thread while this connection
     reads the rows that need no search (SQLite lets go of the GIL while it works, so the two
     take about the time of the longer)."""
-    return select_from(SqliteRows(connection, has_fts, search), stores, request, everything=everything)
+    source = SqliteRows(connection, has_fts, search)
+    return select_from(source, stores, request, everything=everything, placements=placements)
 
 
 def select_from(
-    source: CandidateRows, stores: list[str], request: TaskRequest, *, everything: bool = False
+    source: CandidateRows,
+    stores: list[str],
+    request: TaskRequest,
+    *,
+    everything: bool = False,
+    placements: Placements | None = None,
 ) -> Selection:
     """The applicable candidates, best first, with the title, summary and text of the ones
     delivery plans to deliver (every core-profile record and the best others are considered;
-    the rest are ranked from the index's narrow columns alone and counted).
+    the rest are ranked from the index's narrow columns alone and counted).  With `placements`
+    (where delivery puts the candidates: Query.placements), only the texts of the candidates it
+    places are read, and a text in full only for those it gives in full.
 
     Only rows that could match are read: core-profile records, rules that the request's
     operation or phase fires, records anchored on the request path and records the full-text
@@ -266,7 +280,11 @@ def select_from(
         others = [c for c in chosen if c.memory_type != "core-profile"]
         for candidate in others[reach:]:
             candidate.reached = False
-    _read_texts(source, [c for c in chosen if c.reached], request)
+    if placements is not None and not everything:
+        placed = placements(chosen, len(given), request)
+        _read_texts(source, [c for c, _ in placed], request, [c.rowid for c, in_full in placed if in_full])
+    else:
+        _read_texts(source, [c for c in chosen if c.reached], request)
     return Selection(chosen, excluded, len(given), request)
 
 
@@ -313,17 +331,15 @@ class SqliteRows:
         return _rows(self.connection, stores, request, hits, everything, standing=standing)
 
     def texts(self, rowids: list[int], in_full: list[int]) -> list[TextRow]:
-        # The links are parsed only from a record that has some (the index keeps compact JSON).
+        # conflicts_with: the ids (which hold no space) of the record's conflictsWith, or ''.
         rows = self.connection.execute(
             "SELECT r.rowid, r.title, r.summary,"
             " CASE WHEN r.rowid IN (SELECT value FROM json_each(?))"
             " THEN (SELECT body FROM record_texts t WHERE t.record = r.rowid) ELSE '' END,"
-            " CASE WHEN instr(r.json, '\"conflictsWith\":[]') = 0"
-            " THEN json_extract(r.json, '$.conflictsWith') END"
-            " FROM records r WHERE r.rowid IN (SELECT value FROM json_each(?))",
+            " r.conflicts_with FROM records r WHERE r.rowid IN (SELECT value FROM json_each(?))",
             [json.dumps(in_full), json.dumps(rowids)],
         ).fetchall()
-        return [(rowid, title, summary, text, json.loads(linked) if linked else None)
+        return [(rowid, title, summary, text, linked.split() if linked else None)
                 for rowid, title, summary, text, linked in rows]  # fmt: skip
 
     def live_ids(self, ids: list[str]) -> set[str]:
@@ -740,14 +756,18 @@ def may_be_given_in_full(candidate: Candidate, request: TaskRequest) -> bool:
     )
 
 
-def _read_texts(source: CandidateRows, candidates: list[Candidate], request: TaskRequest) -> None:
+def _read_texts(
+    source: CandidateRows, candidates: list[Candidate], request: TaskRequest, in_full: list[int] | None = None
+) -> None:
     """Title and summary of the candidates delivery may place (the ones reached: of the rest it
-    needs only the lengths), and the text of those it may give in full; and, for each that
-    contradicts a live record the tool could not settle, a whyApplied that says so."""
+    needs only the lengths), and the text of those it may give in full (or of the rowids
+    `in_full`); and, for each that contradicts a live record the tool could not settle, a
+    whyApplied that says so."""
     if not candidates:
         return
     by_rowid = {candidate.rowid: candidate for candidate in candidates}
-    in_full = [c.rowid for c in candidates if may_be_given_in_full(c, request)]
+    if in_full is None:
+        in_full = [c.rowid for c in candidates if may_be_given_in_full(c, request)]
     conflicts: dict[int, list[str]] = {}
     for rowid, title, summary, text, linked in source.texts(list(by_rowid), in_full):
         candidate = by_rowid[rowid]
@@ -859,12 +879,18 @@ def _keyword_hits(connection: Any, task: str, has_fts: bool) -> list[int]:
         return []  # no word to mention a keyword with (a session start)
     if not has_fts:
         return [row[0] for row in connection.execute("SELECT rowid FROM records WHERE tasks != ''")]
-    rows = connection.execute(
-        "SELECT rowid, bm25(records_fts, 0, 0, 0, 1.0, 0) AS score FROM records_fts"
-        " WHERE records_fts MATCH ? ORDER BY score LIMIT ?",
-        [query, LEXICAL_TOP],
-    )
-    return [row[0] for row in rows]
+    # Most tasks share a word with the keywords of fewer than LEXICAL_TOP records: those are all
+    # the hits, and ranking them by BM25 first (for every one of them) would choose nothing.
+    hits = connection.execute(
+        "SELECT rowid FROM records_fts WHERE records_fts MATCH ? LIMIT ?", [query, LEXICAL_TOP + 1]
+    ).fetchall()
+    if len(hits) > LEXICAL_TOP:
+        hits = connection.execute(
+            "SELECT rowid, bm25(records_fts, 0, 0, 0, 1.0, 0) AS score FROM records_fts"
+            " WHERE records_fts MATCH ? ORDER BY score LIMIT ?",
+            [query, LEXICAL_TOP],
+        ).fetchall()
+    return [row[0] for row in hits]
 
 
 def _recency(age_days: float | None) -> float:

@@ -54,7 +54,7 @@ from comet_git.records.model import (
 from comet_git.store import Home, ScopeStore, all_or_nothing, file_lock, write_failure
 
 if TYPE_CHECKING:
-    from comet_git.provider.candidates import TaskRequest
+    from comet_git.provider.candidates import Placements, TaskRequest
     from comet_git.provider.sync import Scan
     from comet_git.provider.writes import StoreWriter
 
@@ -371,7 +371,7 @@ class LocalProvider:
         stores = [s for s in self.visible_stores() if s.scope in query.scopes]
         names = [s.name for s in stores]
         if query.task is not None:
-            return self._select(query.task, stores, query.every_row)
+            return self._select(query.task, stores, query.every_row, query.placements)
         if query.forgotten_text is not None:
             from comet_git.records.tombstones import forgotten_before
 
@@ -419,7 +419,13 @@ class LocalProvider:
             result.history.update({view.id: self._history(view) for view in result.records})
         return result
 
-    def _select(self, request: TaskRequest, stores: list[ScopeStore], every_row: bool) -> QueryResult:
+    def _select(
+        self,
+        request: TaskRequest,
+        stores: list[ScopeStore],
+        every_row: bool,
+        placements: Placements | None = None,
+    ) -> QueryResult:
         from comet_git.provider.candidates import select
 
         names = [s.name for s in stores]
@@ -427,7 +433,13 @@ class LocalProvider:
             for store in self.visible_stores():
                 self.refresh(index, store, held=False, quick=True)
             selection = select(
-                index.connection, names, request, index.has_fts, everything=every_row, search=index.reader
+                index.connection,
+                names,
+                request,
+                index.has_fts,
+                everything=every_row,
+                search=index.reader,
+                placements=placements,
             )
             shown = [c.id for c in selection.candidates[: request.max_entries + VERIFIED_EXTRA]]
             if not self.verify_files(index, shown):
@@ -435,7 +447,13 @@ class LocalProvider:
                     forget_look(str(index.path), store.name)  # a file changed since: look again
                     self.refresh(index, store, held=False)
                 selection = select(
-                    index.connection, names, request, index.has_fts, everything=every_row, search=index.reader
+                    index.connection,
+                    names,
+                    request,
+                    index.has_fts,
+                    everything=every_row,
+                    search=index.reader,
+                    placements=placements,
                 )
             return QueryResult([], self._invalid(index, stores), {}, selection)
 
