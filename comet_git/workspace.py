@@ -125,9 +125,7 @@ def open_workspace(path: Path | str = ".") -> Workspace:
         # Deriving and persisting the key once: comet processes started together on a
         # new repository must agree on one key (and not race on .git/config).
         lock = (
-            home.ensure().root
-            / "locks"
-            / ("identity-" + sha256_bytes(os.fsencode(location.common_dir))[:16])
+            home.ensure().root / "locks" / ("identity-" + sha256_bytes(os.fsencode(location.common_dir))[:16])
         )
         with file_lock(lock):
             identity = resolve_identity(
