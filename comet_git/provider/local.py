@@ -54,7 +54,7 @@ from comet_git.records.model import (
 from comet_git.store import Home, ScopeStore, all_or_nothing, file_lock, write_failure
 
 if TYPE_CHECKING:
-    from comet_git.provider.candidates import Placements, TaskRequest
+    from comet_git.provider.candidates import Placements, Selection, TaskRequest
     from comet_git.provider.sync import Scan
     from comet_git.provider.writes import StoreWriter
 
@@ -430,23 +430,9 @@ class LocalProvider:
 
         names = [s.name for s in stores]
         with self._open_index(memory_map=False) as index:
-            for store in self.visible_stores():
-                self.refresh(index, store, held=False, quick=True)
-            selection = select(
-                index.connection,
-                names,
-                request,
-                index.has_fts,
-                everything=every_row,
-                search=index.reader,
-                placements=placements,
-            )
-            shown = [c.id for c in selection.candidates[: request.max_entries + VERIFIED_EXTRA]]
-            if not self.verify_files(index, shown):
-                for store in self.visible_stores():
-                    forget_look(str(index.path), store.name)  # a file changed since: look again
-                    self.refresh(index, store, held=False)
-                selection = select(
+
+            def selected() -> Selection:
+                return select(
                     index.connection,
                     names,
                     request,
@@ -455,6 +441,16 @@ class LocalProvider:
                     search=index.reader,
                     placements=placements,
                 )
+
+            for store in self.visible_stores():
+                self.refresh(index, store, held=False, quick=True)
+            selection = selected()
+            shown = [c.id for c in selection.candidates[: request.max_entries + VERIFIED_EXTRA]]
+            if not self.verify_files(index, shown):
+                for store in self.visible_stores():
+                    forget_look(str(index.path), store.name)  # a file changed since: look again
+                    self.refresh(index, store, held=False)
+                selection = selected()
             return QueryResult([], self._invalid(index, stores), {}, selection)
 
     def _explain_missing(self, index: Index, ids: tuple[str, ...], found: set[str], names: list[str]) -> None:
