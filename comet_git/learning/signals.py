@@ -174,6 +174,9 @@ def _person_kind(text: str) -> str | None:
     return None
 
 
+_SHORTEST_NAME = 3  # a repository called "ui" or "x" is too easily met in other words
+
+
 def _naming(names: Iterable[str]) -> re.Pattern[str] | None:
     """A pattern that finds the repository's own names in a statement, spelled with any of the
     usual separators ("telemetry-pipeline", "telemetry pipeline", "telemetry_pipeline")."""
@@ -187,9 +190,6 @@ def _naming(names: Iterable[str]) -> re.Pattern[str] | None:
     # ASCII bounds: in Chinese the name sits between characters that are word characters too.
     alternatives = "|".join(sorted(spelled, key=len, reverse=True))
     return _rx(rf"(?<![a-z0-9_-])(?:{alternatives})(?![a-z0-9_-])")
-
-
-_SHORTEST_NAME = 3  # a repository called "ui" or "x" is too easily met in other words
 
 
 def _scope(
