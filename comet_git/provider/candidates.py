@@ -554,12 +554,28 @@ COMMON_SHARE = 0.3  # an operation or phase that this share of the selected rule
 COMMON_FROM = 10  # ... once there are this many such rules to tell
 
 
+def asked_selectors(request: TaskRequest) -> list[tuple[str, str]]:
+    """(index column, lowercased value) of the operation and phase the request gives."""
+    return [(column, value.lower()) for column, value in
+            (("sel_operations", request.operation), ("sel_phases", request.phase)) if value]  # fmt: skip
+
+
+def common_of(asked: list[tuple[str, str]], counts: tuple[int, ...] | None) -> frozenset[str]:
+    """The `asked` values that are common: `counts` is the number of selected rules, then how
+    many of them carry each asked value (a backend counts them its own way)."""
+    if counts is None or counts[0] < COMMON_FROM:
+        return frozenset()
+    total, carrying = counts[0], counts[1:]
+    return frozenset(
+        value for (_, value), count in zip(asked, carrying, strict=True) if count >= COMMON_SHARE * total
+    )
+
+
 def common_selectors(connection: Any, stores: list[str], request: TaskRequest) -> frozenset[str]:
     """The request's operation and phase, as far as most rules with keywords and an operation or
     phase selector carry them ("edit", usually): a match on such a value alone ranks below the
     project's standing rules."""
-    asked = [(column, value.lower()) for column, value in
-             (("sel_operations", request.operation), ("sel_phases", request.phase)) if value]  # fmt: skip
+    asked = asked_selectors(request)
     if not asked:
         return frozenset()
     in_stores = ", ".join("?" for _ in stores)
@@ -571,12 +587,7 @@ def common_selectors(connection: Any, stores: list[str], request: TaskRequest) -
         f" AND store IN ({in_stores}) AND state = 'live' AND lifecycle != 'superseded'",
         [*(f",{value}," for _, value in asked), *stores],
     ).fetchone()
-    total = row[0]
-    if total < COMMON_FROM:
-        return frozenset()
-    return frozenset(
-        value for (_, value), count in zip(asked, row[1:], strict=True) if count >= COMMON_SHARE * total
-    )
+    return common_of(asked, row)
 
 
 def _hits(relevance: dict[int, float], keyword_hits: list[int]) -> list[int]:

@@ -19,12 +19,12 @@ from typing import TYPE_CHECKING, Any
 from comet_git.matching.paths import request_keys
 from comet_git.matching.text import coverage, tokens, unique_slots
 from comet_git.provider.candidates import (
-    COMMON_FROM,
-    COMMON_SHARE,
     DETAIL_SLACK,
     LEXICAL_TOP,
     TaskRequest,
     TextRow,
+    asked_selectors,
+    common_of,
 )
 from comet_git.server.postgres.rows import UNIX_EPOCH_JULIAN_DAY, any_of
 
@@ -115,8 +115,7 @@ class PostgresRows:
         return [row[0] for row in rows]
 
     def common_selectors(self, stores: list[str], request: TaskRequest) -> frozenset[str]:
-        asked = [(column, value.lower()) for column, value in
-                 (("sel_operations", request.operation), ("sel_phases", request.phase)) if value]  # fmt: skip
+        asked = asked_selectors(request)
         if not asked:
             return frozenset()
         carrying = ", ".join(f"count(*) FILTER (WHERE strpos({column}, %s) > 0)" for column, _ in asked)
@@ -126,11 +125,7 @@ class PostgresRows:
             " AND (sel_operations <> '' OR sel_phases <> '')",
             [*(f",{value}," for _, value in asked), self.owner, stores],
         ).fetchone()
-        if row is None or row[0] < COMMON_FROM:
-            return frozenset()
-        return frozenset(
-            value for (_, value), count in zip(asked, row[1:], strict=True) if count >= COMMON_SHARE * row[0]
-        )
+        return common_of(asked, row)
 
     def rows(
         self,
