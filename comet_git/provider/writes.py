@@ -115,6 +115,15 @@ def refuse_forgetting_again(existing: tombstones.Tombstone, permanent: bool) -> 
         )
 
 
+def corrected_version(current: Record, change: dict[str, object]) -> Record | None:
+    """The next version `change` (Record field names) makes of `current`, or None when it
+    changes nothing."""
+    candidate = current.evolve(**change)
+    if candidate == current:
+        return None
+    return candidate.evolve(version=current.version + 1, updated_at=utc_now())
+
+
 def restored_version(old: Record, current: Record) -> Record:
     """What a rollback of a correction writes: the old version's content as the next version,
     with the current counts and the longer evidence."""
@@ -212,10 +221,9 @@ class StoreWriter:
     ) -> tuple[Record, bool]:
         """Apply `change` (Record field names) as a new version; returns (record, changed)."""
         path, raw, state, current = self.live_file(record_id)
-        candidate = current.evolve(**change)
-        if candidate == current:
+        updated = corrected_version(current, change)
+        if updated is None:
             return current, False
-        updated = candidate.evolve(version=current.version + 1, updated_at=utc_now())
         self.replace_version(path, raw, state, current, updated, source)
         return updated, True
 

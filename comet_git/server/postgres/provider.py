@@ -48,7 +48,12 @@ from comet_git.provider.local import (
     store_for_scope,
     without_secrets,
 )
-from comet_git.provider.writes import outcome_applied, refuse_forgetting_again, restored_version
+from comet_git.provider.writes import (
+    corrected_version,
+    outcome_applied,
+    refuse_forgetting_again,
+    restored_version,
+)
 from comet_git.records.codec import parse_record, render_record, update_record_text
 from comet_git.records.history import Action, action_line, appended, last_undoable
 from comet_git.records.model import Record, new_record_id, utc_now
@@ -548,10 +553,9 @@ class PostgresProvider:
         self, connection: psycopg.Connection[Any], store: ScopeStore, current: Record, raw: str,
         change: dict[str, Any], source: str = "command",
     ) -> tuple[Record, bool]:  # fmt: skip
-        candidate = current.evolve(**change)
-        if candidate == current:
+        updated = corrected_version(current, change)
+        if updated is None:
             return current, False
-        updated = candidate.evolve(version=current.version + 1, updated_at=utc_now())
         self._replace_version(connection, store, current, raw, updated, source)
         return updated, True
 
