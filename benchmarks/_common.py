@@ -28,6 +28,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -83,6 +84,18 @@ def add_common_arguments(parser: argparse.ArgumentParser) -> None:
         "--keep", action="store_true", help="keep the temporary directory (venv, store, repo) and print it"
     )
     parser.add_argument("--seed", type=int, default=20261130, help="seed of the generated records")
+
+
+def run_together(count: int, client: Callable[[int], None]) -> float:
+    """Start `count` threads running client(0) .. client(count - 1) at once; the seconds until
+    the last one ends."""
+    threads = [threading.Thread(target=client, args=(number,)) for number in range(count)]
+    started = time.monotonic()
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return time.monotonic() - started
 
 
 # -- environment -------------------------------------------------------------------------

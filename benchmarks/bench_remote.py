@@ -38,6 +38,7 @@ from _common import (
     bench_environment,
     print_table,
     run_checked,
+    run_together,
     time_process,
     verdict,
 )
@@ -183,13 +184,7 @@ def load(args: argparse.Namespace) -> None:
                 timings[kind].append(time.perf_counter() - started)
         provider.close()
 
-    threads = [threading.Thread(target=client, args=(number,)) for number in range(args.clients)]
-    started = time.monotonic()
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    elapsed = time.monotonic() - started
+    elapsed = run_together(args.clients, client)
     checker = RemoteProvider(home, args.project, args.url, args.token, timeout=120)
     stored = {view.id for view in checker.query(Query()).records}
     print(json.dumps({

@@ -34,7 +34,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from _common import REPO_ROOT, BenchEnv, add_common_arguments, bench_environment, run_checked
+from _common import REPO_ROOT, BenchEnv, add_common_arguments, bench_environment, run_checked, run_together
 from bench_remote import compare_task, embedded_store, free_port, remote_client
 from bench_task import REQUESTS, prepare
 
@@ -190,13 +190,7 @@ def load(args: argparse.Namespace) -> None:
         for provider in providers.values():
             provider.close()
 
-    threads = [threading.Thread(target=client, args=(number,)) for number in range(args.clients)]
-    started = time.monotonic()
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    elapsed = time.monotonic() - started
+    elapsed = run_together(args.clients, client)
     lost: list[str] = []
     for user, written in acknowledged.items():
         if not written:
