@@ -24,6 +24,7 @@ import random
 import re
 import resource
 import shutil
+import signal
 import statistics
 import subprocess
 import sys
@@ -147,10 +148,38 @@ def child_environment(home: Path, fake_user_home: Path) -> dict[str, str]:
         GIT_COMMITTER_NAME="Bench Mark",
         GIT_COMMITTER_EMAIL="bench@example.com",
         LC_ALL="C.UTF-8",
+        # Each call in its own process unless a benchmark asks for the warm process
+        # (comet_git/warm, `warm_environment`); its socket stays under the benchmark's folder.
+        COMET_WARM="0",
+        TMPDIR=str(fake_user_home.parent / "tmp"),
     )
-    for name in ("VIRTUAL_ENV", "PYTHONPATH", "PYTHONHOME", "PYTHONPROFILEIMPORTTIME"):
+    (fake_user_home.parent / "tmp").mkdir(exist_ok=True)
+    for name in ("VIRTUAL_ENV", "PYTHONPATH", "PYTHONHOME", "PYTHONPROFILEIMPORTTIME", "XDG_RUNTIME_DIR"):
         env.pop(name, None)
     return env
+
+
+def warm_environment(env: dict[str, str]) -> dict[str, str]:
+    """`env` with the warm process on, as a user has it."""
+    return {key: value for key, value in env.items() if key != "COMET_WARM"}
+
+
+def start_warm(argv: Sequence[str], env: dict[str, str], cwd: Path) -> None:
+    """Make a call that starts the warm process, and wait until it answers calls."""
+    sockets = Path(env["TMPDIR"]) / f"comet-warm-{os.getuid()}"
+    run_checked(argv, env=env, cwd=cwd)
+    deadline = time.monotonic() + 30
+    while not list(sockets.glob("*.sock")):
+        if time.monotonic() > deadline:
+            raise SystemExit(f"no warm process started under {sockets}")
+        time.sleep(0.05)
+
+
+def stop_warm(work: Path) -> None:
+    """Stop the warm processes the benchmark started (each lock file holds its process id)."""
+    for lock in (work / "tmp").glob("comet-warm-*/*.lock"):
+        with contextlib.suppress(ValueError, OSError):
+            os.kill(int(lock.read_text()), signal.SIGTERM)
 
 
 def _note(message: str) -> None:
@@ -212,6 +241,7 @@ def bench_environment(args: argparse.Namespace, extras: str = "") -> Iterator[Be
         print_header(bench, version)
         yield bench
     finally:
+        stop_warm(work)
         if args.keep:
             print(f"\nkept: {work}")
         else:

@@ -52,8 +52,10 @@ from _common import (
     make_repository,
     print_table,
     run_checked,
+    start_warm,
     time_process,
     verdict,
+    warm_environment,
 )
 
 TARGET_SECONDS = 0.005
@@ -169,7 +171,9 @@ def time_with_stdin(argv: Sequence[str], stdin: bytes, *, env: dict[str, str], c
     return Sample(wall, cpu, len(out))
 
 
-def hook_case(bench: BenchEnv, repo: Path, event: str, prompt: str | None) -> Callable[[], Sample]:
+def hook_case(
+    bench: BenchEnv, repo: Path, event: str, prompt: str | None, env: dict[str, str]
+) -> Callable[[], Sample]:
     made = [0]
 
     def run() -> Sample:
@@ -184,7 +188,7 @@ def hook_case(bench: BenchEnv, repo: Path, event: str, prompt: str | None) -> Ca
         else:
             payload["prompt"] = prompt
         argv = bench.comet_argv("agent-hook", "--host", "claude", event)
-        sample = time_with_stdin(argv, json.dumps(payload).encode(), env=bench.env, cwd=repo)
+        sample = time_with_stdin(argv, json.dumps(payload).encode(), env=env, cwd=repo)
         if sample.output_bytes == 0:
             raise SystemExit(f"{event} answered nothing: the hook gave up or found no memory")
         return sample
@@ -192,21 +196,21 @@ def hook_case(bench: BenchEnv, repo: Path, event: str, prompt: str | None) -> Ca
     return run
 
 
-def director_case(bench: BenchEnv, repo: Path, task: str | None) -> Callable[[], Sample]:
+def director_case(bench: BenchEnv, repo: Path, task: str | None, env: dict[str, str]) -> Callable[[], Sample]:
     """The director's own share: `comet task --json` with a new --session each call, as the hook
     passes the host's session (a session costs the director a lookup of what it already gave)."""
     made = [0]
 
     def run() -> Sample:
         made[0] += 1
-        argv = ["task", "--json", "--session", f"bench-director-{task is None}-{made[0]}"]
+        argv = ["task", "--json", "--session", f"bench-director-{task is None}-{made[0]}-{id(env)}"]
         argv += ["--task", task] if task else []
-        return time_process(bench.comet_argv(*argv), env=bench.env, cwd=repo)
+        return time_process(bench.comet_argv(*argv), env=env, cwd=repo)
 
     return run
 
 
-def parallel_prompts(bench: BenchEnv, repo: Path, count: int) -> float:
+def parallel_prompts(bench: BenchEnv, repo: Path, count: int, env: dict[str, str]) -> float:
     """Wall time until the last of `count` prompt hooks started together has answered."""
     argv = bench.comet_argv("agent-hook", "--host", "claude", "UserPromptSubmit")
     started = time.perf_counter()
@@ -219,7 +223,7 @@ def parallel_prompts(bench: BenchEnv, repo: Path, count: int) -> float:
         }
         process = subprocess.Popen(
             argv,
-            env=bench.env,
+            env=env,
             cwd=repo,
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
@@ -244,38 +248,49 @@ def agent_main(args: argparse.Namespace) -> None:
         bench.run_comet("repair", "--json", cwd=repo)  # the index built once, as in daily use
         print(f"{args.records} records generated in {seconds:.1f} s; {args.runs} runs per case")
         env = bench.env
+        warm = warm_environment(env)  # the default; `env` has COMET_WARM=0: each call by itself
+        start_warm(bench.comet_argv("task", "--json"), warm, repo)
         cases: list[tuple[str, Callable[[], Sample]]] = [
             ("python -c pass", lambda: time_process([str(bench.python), "-c", "pass"], env=env, cwd=repo)),
             ("comet --version", lambda: time_process(bench.comet_argv("--version"), env=env, cwd=repo)),
-            ("comet task --json (director, start)", director_case(bench, repo, None)),
-            ("comet task --task P --json (director)", director_case(bench, repo, AGENT_PROMPT)),
-            ("agent-hook SessionStart", hook_case(bench, repo, "SessionStart", None)),
-            ("agent-hook UserPromptSubmit", hook_case(bench, repo, "UserPromptSubmit", AGENT_PROMPT)),
         ]
+        for how, chosen in (("by itself", env), ("warm", warm)):
+            cases += [
+                (f"comet task --json (director, start), {how}", director_case(bench, repo, None, chosen)),
+                (
+                    f"comet task --task P --json (director), {how}",
+                    director_case(bench, repo, AGENT_PROMPT, chosen),
+                ),
+                (f"agent-hook SessionStart, {how}", hook_case(bench, repo, "SessionStart", None, chosen)),
+                (
+                    f"agent-hook UserPromptSubmit, {how}",
+                    hook_case(bench, repo, "UserPromptSubmit", AGENT_PROMPT, chosen),
+                ),
+            ]
         alternate(cases, 3)  # untimed: page cache, .pyc files, the index's first open
         results = alternate(cases, args.runs)
         summaries = [Summary.of(name, samples) for name, samples in results.items()]
         print_table(summaries, title=f"whole process, {args.records} records, warm index")
         by_name = {summary.name: summary for summary in summaries}
-        for hook, director in (
-            ("agent-hook SessionStart", "comet task --json (director, start)"),
-            ("agent-hook UserPromptSubmit", "comet task --task P --json (director)"),
-        ):
-            summary = by_name[hook]
-            added = summary.median - by_name[director].median
-            print(verdict(f"{hook} p50", summary.median, AGENT_P50_TARGET))
-            print(verdict(f"{hook} p95", summary.p95, AGENT_P95_TARGET))
-            cpu = summary.cpu_median - by_name[director].cpu_median
+        for how in ("by itself", "warm"):
+            for hook, director in (
+                ("agent-hook SessionStart", "comet task --json (director, start)"),
+                ("agent-hook UserPromptSubmit", "comet task --task P --json (director)"),
+            ):
+                summary, base = by_name[f"{hook}, {how}"], by_name[f"{director}, {how}"]
+                if how == "warm":  # the targets are read off the default
+                    print(verdict(f"{hook} p50", summary.median, AGENT_P50_TARGET))
+                    print(verdict(f"{hook} p95", summary.p95, AGENT_P95_TARGET))
+                print(
+                    f"  {hook}, {how}: beyond `{director}` {(summary.median - base.median) * 1000:+.0f} ms"
+                    f" (median wall), {(summary.cpu_median - base.cpu_median) * 1000:+.0f} ms (median cpu)"
+                )
+        for how, chosen in (("by itself", env), ("warm", warm)):
+            walls = [parallel_prompts(bench, repo, args.parallel, chosen) for _ in range(5)]
             print(
-                f"  of which beyond `{director}`: {added * 1000:+.0f} ms (median wall),"
-                f" {cpu * 1000:+.0f} ms (median cpu, steadier on a busy machine)"
+                f"\n{args.parallel} prompt hooks at once, {how}: the last answers after"
+                f" {statistics.median(walls) * 1000:.0f} ms (median of 5; {os.cpu_count()} CPUs)"
             )
-        walls = [parallel_prompts(bench, repo, args.parallel) for _ in range(5)]
-        last = statistics.median(walls) * 1000
-        print(
-            f"\n{args.parallel} prompt hooks at once: the last answers after {last:.0f} ms"
-            f" (median of 5; {os.cpu_count()} CPUs)"
-        )
 
 
 def main() -> None:

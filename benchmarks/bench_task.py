@@ -1,12 +1,13 @@
 """Benchmark: `comet task --json`, the agent's entry point, whole process, warm index.
 
-Targets: at 10,000 records median ≤ 80 ms and p95 ≤ 120 ms; at 100,000 records
-median ≤ 150 ms.  Each size gets its own store and repository; the requests are
-realistic (a task text that matches some records lexically, a path, an operation
-and a phase) and rotate over a few kinds of task.  Measured alternating with
-`comet --version` (the interpreter + click floor).  Then, for one call at 10,000
-records (or the size nearest to it), where the time goes: `python -X importtime`
-top entries and a cProfile top 15.  No assertion: the figures are printed.
+Targets (issue 10): at 10,000 records median ≤ 70 ms and p95 ≤ 100 ms, for a task and for
+session start; at 100,000 records median ≤ 150 ms.  Measured as a user has it (answered by the
+warm process, comet_git/warm) and each call by itself (COMET_WARM=0).  Each size gets its own
+store and repository; the requests are realistic (a task text that matches some records
+lexically, a path, an operation and a phase) and rotate over a few kinds of task.  Measured
+alternating with `comet --version` (the interpreter floor).  Then, for one call at 10,000
+records (or the size nearest to it), where the time goes: `python -X importtime` top entries
+and a cProfile top 15 (of a call by itself).  No assertion: the figures are printed.
 
     python3 benchmarks/bench_task.py [--sizes 1000,10000,100000] [--runs 30] [--large-runs 10]
 """
@@ -19,7 +20,7 @@ import json
 import re
 import subprocess
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from _common import (
@@ -35,8 +36,10 @@ from _common import (
     make_repository,
     print_table,
     run_checked,
+    start_warm,
     time_process,
     verdict,
+    warm_environment,
 )
 
 TARGETS = {10_000: (0.070, 0.100), 100_000: (0.150, None)}  # size -> (median, p95), issue 10
@@ -103,25 +106,32 @@ def warm(sized: BenchEnv, repo: Path, size: int) -> None:
 
 
 def measure(sized: BenchEnv, repo: Path, size: int, runs: int) -> list[Summary]:
+    """Each call by itself (COMET_WARM=0) and answered by the warm process (the default), both
+    beside `comet --version`; the targets are read off the default."""
     version_argv = sized.comet_argv("--version")
-    rotation = itertools.cycle(REQUESTS)
-
-    def task_call() -> Sample:
-        return time_process(sized.comet_argv("task", *next(rotation), "--json"), env=sized.env, cwd=repo)
-
     start_argv = sized.comet_argv("task", *SESSION_START, "--json")
+    warm_env = warm_environment(sized.env)
+    start_warm(start_argv, warm_env, repo)
+
+    def task_call(env: dict[str, str]) -> Callable[[], Sample]:
+        rotation = itertools.cycle(REQUESTS)
+        return lambda: time_process(sized.comet_argv("task", *next(rotation), "--json"), env=env, cwd=repo)
+
     results = alternate(
         [
             ("comet --version", lambda: time_process(version_argv, env=sized.env, cwd=repo)),
-            ("comet task --json", task_call),
-            ("comet task --json (session start)", lambda: time_process(start_argv, env=sized.env, cwd=repo)),
+            ("comet task --json, by itself", task_call(sized.env)),
+            ("comet task --json, warm", task_call(warm_env)),
+            ("session start, by itself", lambda: time_process(start_argv, env=sized.env, cwd=repo)),
+            ("session start, warm", lambda: time_process(start_argv, env=warm_env, cwd=repo)),
         ],
         runs,
     )
     summaries = [Summary.of(name, samples) for name, samples in results.items()]
     print_table(summaries, title=f"whole process, warm index, {size} records, {runs} runs each")
-    floor, task, start = summaries
-    print(f"task minus the --version floor (medians): {(task.median - floor.median) * 1000:.1f} ms")
+    floor, task_alone, task, _, start = summaries
+    for name, summary in (("task by itself", task_alone), ("task warm", task), ("session start warm", start)):
+        print(f"{name} minus the --version floor (medians): {(summary.median - floor.median) * 1000:.1f} ms")
     for line in target_line(size, task) + target_line(size, start):
         print(line)
     return summaries
@@ -244,11 +254,11 @@ def main() -> None:
         print("\nsummary:")
         for size, summary in overview:
             print(
-                f"  {size:>7} records  {summary.name:<18} median {summary.median * 1000:6.1f} ms"
+                f"  {size:>7} records  {summary.name:<28} median {summary.median * 1000:6.1f} ms"
                 f"  p95 {summary.p95 * 1000:6.1f} ms  (n={summary.n})"
             )
         for size, summary in overview:
-            if summary.name != "comet --version":
+            if summary.name.endswith("warm"):  # the default; "by itself" is COMET_WARM=0
                 for line in target_line(size, summary):
                     print("  " + line)
         print(f"total benchmark time {time.perf_counter() - started:.0f} s")

@@ -7,7 +7,9 @@ command, --help, an unknown or malformed option) goes to the click CLI, which al
 gives the usage errors.  tests/test_packaging.py checks that the two agree.
 `comet --version` is answered here too, with what click's version option prints, and
 so is a plain `comet memory list [PATH] [--json]`, the listing tools and people run most,
-and `comet agent-hook --host HOST [EVENT]`, which the agents' hooks run at every prompt.
+and `comet agent-hook --host HOST [EVENT]`, which the agents' hooks run at every prompt
+(commands/fast.py parses these plain calls).  Those two, the calls an agent makes all the time,
+are first offered to the warm process (comet_git/warm), which has everything imported already.
 """
 
 from __future__ import annotations
@@ -15,68 +17,10 @@ from __future__ import annotations
 import gc
 import os
 import sys
-from typing import TYPE_CHECKING
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (some 6 ms of each call)
 if TYPE_CHECKING:
     from comet_git.commands import Output
-
-
-def parse_fast_task(argv: list[str]) -> tuple[str, dict[str, object], bool] | None:
-    """(PATH, options, --json) for a plain `comet task` call, or None to let click decide."""
-    from comet_git.commands.request_options import DEFAULTS, TASK_OPTIONS
-
-    destination = {option.flag: option.dest for option in TASK_OPTIONS}
-    options: dict[str, object] = {"task": "", **DEFAULTS}
-    seen: set[str] = set()
-    path: str | None = None
-    as_json = False
-    items = iter(argv)
-    for item in items:
-        if item == "--json":
-            as_json = True
-            continue
-        name, has_value, value = item.partition("=")
-        if name in destination and name not in seen:
-            if not has_value:
-                value = next(items, "")
-            if not value or (not has_value and value.startswith("--")):
-                return None
-            seen.add(name)
-            options[destination[name]] = value
-        elif not item.startswith("-") and path is None:
-            path = item
-        else:
-            return None
-    for key in DEFAULTS:  # the counts
-        given = options[key]
-        if isinstance(given, str):
-            if not given.isdigit():
-                return None
-            options[key] = int(given)
-    return path or ".", options, as_json
-
-
-def parse_fast_list(argv: list[str]) -> tuple[str, bool] | None:
-    """(PATH, --json) for a plain `comet memory list [PATH] [--json]`, or None for click."""
-    path: str | None = None
-    as_json = False
-    for item in argv:
-        if item == "--json" and not as_json:
-            as_json = True
-        elif not item.startswith("-") and path is None:
-            path = item
-        else:
-            return None
-    return path or ".", as_json
-
-
-def parse_fast_agent_hook(argv: list[str]) -> tuple[str, str | None] | None:
-    """(HOST, EVENT) for `comet agent-hook --host HOST [EVENT]`, as the installed hooks call it."""
-    if len(argv) in (2, 3) and argv[0] == "--host" and not argv[1].startswith("-"):
-        event = argv[2] if len(argv) == 3 else None
-        if event is None or not event.startswith("-"):
-            return argv[1], event
-    return None
 
 
 def _agent_hook(host: str, event: str | None) -> None:
@@ -165,6 +109,12 @@ def _list_records(path: str, as_json: bool) -> None:
 
 
 def main() -> None:
+    # Started with stdout or stderr closed (`comet task >&-`), Python has None there: what
+    # would be written there goes nowhere instead, and the command still does its work.
+    if sys.stdout is None:
+        sys.stdout = open(os.devnull, "w")  # noqa: SIM115 (the process's stdout until it exits)
+    if sys.stderr is None:
+        sys.stderr = open(os.devnull, "w")  # noqa: SIM115
     try:
         dispatch(sys.argv[1:])
         sys.stdout.flush()
@@ -186,6 +136,12 @@ def dispatch(argv: list[str]) -> None:
     # A short-lived process that allocates many small objects: the cyclic garbage
     # collector only costs time here.
     gc.disable()
+    if argv[:1] == ["agent-hook"] or (argv[:1] == ["task"] and is_retrieval(argv)):
+        from comet_git.warm import client
+
+        code = client.answer(argv)
+        if code is not None:  # answered by the warm process (comet_git/warm)
+            os._exit(code)
     from comet_git.looks import one_look
 
     with one_look():  # one short command: each store's files are listed once
@@ -196,6 +152,8 @@ def _fast_paths(argv: list[str]) -> None:
     """The commands answered without click (each one short), else click, whose short commands
     look once each (cli.run); a long-running one (serve, mcp, dashboard) steps out of this
     look: it serves many commands."""
+    from comet_git.commands.fast import parse_fast_agent_hook, parse_fast_list, parse_fast_task
+
     hook = parse_fast_agent_hook(argv[1:]) if argv[:1] == ["agent-hook"] else None
     if hook is not None:
         _agent_hook(*hook)

@@ -28,6 +28,10 @@ def isolated_environment(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Ite
         monkeypatch.delenv(name, raising=False)
     comet_home = tmp_path / "comet-home"
     monkeypatch.setenv("COMET_HOME", str(comet_home))
+    # Each call in its own process: a warm process per test would outlive it by ten minutes.
+    # tests/test_warm.py turns it on, and checks that it answers as the call would by itself.
+    monkeypatch.setenv("COMET_WARM", "0")
+    monkeypatch.delenv("XDG_RUNTIME_DIR", raising=False)
     monkeypatch.setenv("GIT_CONFIG_NOSYSTEM", "1")
     monkeypatch.setenv("GIT_CONFIG_GLOBAL", str(tmp_path / "gitconfig"))
     (tmp_path / "gitconfig").write_text(

@@ -457,7 +457,7 @@ def test_a_plain_prompt_loads_neither_click_nor_the_classifier(remembered: Path)
 
 
 def test_the_fast_entry_takes_only_the_installed_hooks_command_line() -> None:
-    from comet_git.entry import parse_fast_agent_hook
+    from comet_git.commands.fast import parse_fast_agent_hook
 
     assert parse_fast_agent_hook(["--host", "claude", "SessionStart"]) == ("claude", "SessionStart")
     assert parse_fast_agent_hook(["--host", "codex"]) == ("codex", None)

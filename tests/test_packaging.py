@@ -115,8 +115,8 @@ def test_the_wheel_holds_the_templates_and_hooks(tmp_path: Path) -> None:
 def test_the_fast_task_entry_knows_every_option_it_takes() -> None:
     """`comet task` is parsed without click when its arguments are plain; every option it
     does not parse itself must make it hand over to click (which then parses it fully)."""
+    from comet_git.commands.fast import parse_fast_task
     from comet_git.commands.request_options import TASK_OPTIONS
-    from comet_git.entry import parse_fast_task
 
     fast_options = {option.flag for option in TASK_OPTIONS}
 
@@ -141,7 +141,7 @@ def test_the_fast_task_entry_knows_every_option_it_takes() -> None:
 
 
 def test_the_fast_list_entry_takes_only_a_path_and_json() -> None:
-    from comet_git.entry import parse_fast_list
+    from comet_git.commands.fast import parse_fast_list
 
     assert parse_fast_list([]) == (".", False)
     assert parse_fast_list(["repo", "--json"]) == ("repo", True)

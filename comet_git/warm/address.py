@@ -1,0 +1,83 @@
+"""Where a warm process listens, and the words client and server exchange.
+
+Standard library only, and only cheap modules: every `comet task` imports this one.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+import zlib
+from collections.abc import Mapping, Sequence
+
+SWITCH = "COMET_WARM"  # "0": every call runs in its own process
+# Besides its arguments and folder, what a call's answer may depend on: the variables comet, git,
+# Python and the C library read.  A warm process answers only the calls whose environment agrees
+# with its own on these (the hosts' own variables, such as a session id, do not matter).
+_ENVIRONMENT_PREFIXES = ("COMET_", "GIT_", "XDG_", "LC_", "PYTHON")
+_ENVIRONMENT_NAMES = ("HOME", "PATH", "LANG", "LANGUAGE", "TZ", "TMPDIR", "CODEX_HOME")
+_SOCKET_PATH_MAX = 107  # sun_path holds 108 bytes, the last one a NUL
+
+MAGIC = b"comet-warm/1\n"
+ANSWERED = b"A"  # then the exit code (one byte), stdout and stderr (each length-prefixed)
+DECLINED = b"D"  # the client runs the call itself
+
+
+def fingerprint(environ: Mapping[str, str], executable: str, package: str, version: str) -> bytes:
+    """What a warm process and a call must share: interpreter, comet's files and version, and
+    the environment that matters."""
+    kept = sorted(
+        (name, value)
+        for name, value in environ.items()
+        if name.startswith(_ENVIRONMENT_PREFIXES) or name in _ENVIRONMENT_NAMES
+    )
+    parts = [executable, package, version, *(f"{name}={value}" for name, value in kept)]
+    return b"\0".join(os.fsencode(part) for part in parts)
+
+
+def folder(environ: Mapping[str, str]) -> str:
+    """The user's folder of sockets: $XDG_RUNTIME_DIR/comet-warm, else /tmp/comet-warm-UID."""
+    runtime = environ.get("XDG_RUNTIME_DIR", "")
+    if os.path.isabs(runtime):
+        return os.path.join(runtime, "comet-warm")
+    return os.path.join(environ.get("TMPDIR") or "/tmp", f"comet-warm-{os.getuid()}")
+
+
+def is_private(path: str) -> bool:
+    """A real folder (not a link) of this user that nobody else can enter."""
+    try:
+        found = os.lstat(path)
+    except OSError:
+        return False
+    return stat.S_ISDIR(found.st_mode) and found.st_uid == os.getuid() and not found.st_mode & 0o077
+
+
+def socket_path(sockets: str, print_: bytes) -> str | None:
+    """The socket of the warm process for this fingerprint; None where the path is too long."""
+    path = os.path.join(sockets, f"{zlib.crc32(print_):08x}.sock")
+    return path if len(os.fsencode(path)) <= _SOCKET_PATH_MAX else None
+
+
+def frame(fields: Sequence[bytes]) -> bytes:
+    """Fields as the protocol sends them: a count, then each one's length and bytes."""
+    out = [len(fields).to_bytes(4, "big")]
+    for field in fields:
+        out += [len(field).to_bytes(4, "big"), field]
+    return b"".join(out)
+
+
+def unframe(data: bytes) -> list[bytes] | None:
+    """The fields of a whole frame; None while `data` holds only part of one (or is malformed)."""
+    if len(data) < 4:
+        return None
+    count, at, fields = int.from_bytes(data[:4], "big"), 4, []
+    for _ in range(count):
+        if len(data) < at + 4:
+            return None
+        size = int.from_bytes(data[at : at + 4], "big")
+        at += 4
+        if len(data) < at + size:
+            return None
+        fields.append(data[at : at + size])
+        at += size
+    return fields if at == len(data) else None
