@@ -158,7 +158,7 @@ def evaluate(history: Path, email: str, python: Path, work: Path) -> None:
     repo = work / email.split("@")[0]
     subprocess.run([sys.executable, str(REPLAY), str(trimmed), str(repo)], check=True, capture_output=True)
     subprocess.run(["git", "config", "user.email", email], cwd=repo, check=True)
-    env = {**os.environ, "COMET_HOME": str(work / f"home-{email}"), "HOME": str(work)}
+    env = {**os.environ, "COMET_HOME": str(work / f"home-{email}"), "HOME": str(work), "COMET_WARM": "0"}
     comet(python, env, repo, "init", "--no-hooks")
     comet(python, env, repo, "journal", "import-history")
     comet(python, env, repo, "learn")

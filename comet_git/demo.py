@@ -35,7 +35,8 @@ class Tour:
         self.root = root
         self.repo = root / "app"
         self.home = root / "comet-home"
-        self.env = {**os.environ, **GIT_IDENTITY, "COMET_HOME": str(self.home)}
+        # Each call by itself: a warm process (comet_git/warm) would outlive the demo's store.
+        self.env = {**os.environ, **GIT_IDENTITY, "COMET_HOME": str(self.home), "COMET_WARM": "0"}
         self.transcript: list[str] = []
 
     def say(self, text: str) -> None:

@@ -52,11 +52,12 @@ def python() -> str:
 
 
 def start_server(log: Path, *options: str) -> subprocess.Popen[bytes]:
-    """A warm process in the foreground, one line on `log` per call it serves."""
+    """A warm process in the foreground, one line on `log` per call it serves, started as a call
+    starts one (from the tests' folder, a checkout: it must still run the installed comet)."""
+    from comet_git.warm.address import SERVER_ARGV
+
     with log.open("wb") as stderr:
-        server = subprocess.Popen(
-            [python(), "-m", "comet_git.warm.server", "--verbose", *options], stderr=stderr
-        )
+        server = subprocess.Popen([python(), *SERVER_ARGV, "--verbose", *options], stderr=stderr)
     return server
 
 

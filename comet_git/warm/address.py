@@ -18,6 +18,13 @@ _ENVIRONMENT_PREFIXES = ("COMET_", "GIT_", "XDG_", "LC_", "PYTHON")
 _ENVIRONMENT_NAMES = ("HOME", "PATH", "LANG", "LANGUAGE", "TZ", "TMPDIR", "CODEX_HOME")
 _SOCKET_PATH_MAX = 107  # sun_path holds 108 bytes, the last one a NUL
 
+# How a warm process is started: `python -c`, not `-m`, whose first sys.path entry is the working
+# folder: from a checkout of comet-git that would import the checkout's code, not the installed one.
+SERVER_ARGV = (
+    "-c",
+    "import sys; del sys.path[0]; from comet_git.warm.server import main; sys.exit(main(sys.argv[1:]))",
+)
+
 MAGIC = b"comet-warm/1\n"
 ANSWERED = b"A"  # then the exit code (one byte), stdout and stderr (each length-prefixed)
 DECLINED = b"D"  # the client runs the call itself

@@ -16,7 +16,6 @@ from comet_git.warm import address
 # what a request takes (tens of milliseconds, seconds for a first full look at a large store).
 PATIENCE = 5.0
 _HOOK_FINISH_ENV = "COMET_AGENT_HOOK_FINISH"  # a hook's detached finisher runs by itself
-_STARTED_BY_CLIENT = ("-m", "comet_git.warm.server")
 
 
 def answer(argv: list[str]) -> int | None:
@@ -116,7 +115,7 @@ def _start_server() -> None:
         (os.POSIX_SPAWN_OPEN, 1, devnull, os.O_WRONLY, 0),
         (os.POSIX_SPAWN_OPEN, 2, devnull, os.O_WRONLY, 0),
     ]
-    argv = [sys.executable, *_STARTED_BY_CLIENT]
+    argv = [sys.executable, *address.SERVER_ARGV]
     try:
         os.posix_spawn(sys.executable, argv, os.environ, file_actions=actions, setsid=True)
     except OSError:  # no warm process: every call runs by itself, as with COMET_WARM=0

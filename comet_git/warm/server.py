@@ -1,4 +1,4 @@
-"""`python -m comet_git.warm.server [--idle SECONDS] [--verbose]`: the warm process.
+"""The warm process: `python -c "$(address.SERVER_ARGV)" [--idle SECONDS] [--verbose]`.
 
 It answers one call at a time, each as the console script would in a process of its own
 (entry.py's plain `comet task` and `comet agent-hook`), in the caller's folder and with the
@@ -55,7 +55,7 @@ class Served:
 
 
 def main(argv: list[str]) -> int:
-    parser = argparse.ArgumentParser(prog="python -m comet_git.warm.server")
+    parser = argparse.ArgumentParser(prog="comet-warm")
     parser.add_argument("--idle", type=float, default=IDLE_SECONDS, help="leave after this many idle seconds")
     parser.add_argument("--verbose", action="store_true", help="one line on stderr per call served")
     args = parser.parse_args(argv)
