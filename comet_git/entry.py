@@ -27,7 +27,7 @@ def _agent_hook(host: str, event: str | None) -> None:
     """What the click command `agent-hook` does (cli.py), without importing click."""
     from comet_git.commands.agent_hook import answer
 
-    output = answer(host, event, lambda: sys.stdin.read())
+    output = answer(host, event, lambda: sys.stdin.read() if sys.stdin is not None else "")
     if output.text:
         sys.stdout.write(str(output.text) + "\n")
     sys.stdout.flush()

@@ -209,32 +209,58 @@ def test_the_first_call_starts_a_warm_process_that_leaves_when_idle(
     assert sockets_of(warm) == []
 
 
+def module_file(module: str, tmp_path: Path) -> str:
+    """Where the installed comet keeps `module` (asked from outside the checkout)."""
+    code = f"import {module} as m; print(m.__file__)"
+    done = subprocess.run([python(), "-c", code], cwd=tmp_path, capture_output=True, text=True, check=True)
+    return done.stdout.strip()
+
+
+# A module the warm process loaded when it started, and one it first loaded for a call (a prompt
+# that states a rule).
+@pytest.mark.parametrize("module", ["comet_git.commands.task", "comet_git.learning.signals"])
 def test_a_changed_comet_is_never_served_by_the_process_started_before(
-    repo: Path, warm: Path, tmp_path: Path
+    repo: Path, warm: Path, tmp_path: Path, module: str
 ) -> None:
     seed(repo)
     server = start_server(tmp_path / "served.log")
     try:
         wait_for(lambda: sockets_of(warm), "the warm process listens")
-        assert run_comet("task", "--json", cwd=repo).exit_code == 0
-        module = subprocess.run(
-            [python(), "-c", "import comet_git.commands.task as m; print(m.__file__)"],
-            cwd=tmp_path,
-            capture_output=True,
-            text=True,
-            check=True,
-        ).stdout.strip()
-        before = os.stat(module)
-        os.utime(module, ns=(before.st_atime_ns, before.st_mtime_ns + 1_000_000_000))  # as a reinstall does
+        said = "From now on, always use uv for Python dependencies in this repository."
+        prompt = {"session_id": "s", "cwd": str(repo), "hook_event_name": "UserPromptSubmit", "prompt": said}
+        hook = ["agent-hook", "--host", "claude", "UserPromptSubmit"]
+        assert run_comet(*hook, cwd=repo, input=json.dumps(prompt)).exit_code == 0
+        file = module_file(module, tmp_path)
+        before = os.stat(file)
+        os.utime(file, ns=(before.st_atime_ns, before.st_mtime_ns + 1_000_000_000))  # as a reinstall does
         try:
             done = run_comet("task", "--json", cwd=repo)
-            assert done.exit_code == 0 and "make lint" in done.stdout  # answered by itself
+            assert done.exit_code == 0 and "uv" in done.stdout  # answered by itself
             assert server.wait(timeout=30) == 0  # and the old process left
         finally:
-            os.utime(module, ns=(before.st_atime_ns, before.st_mtime_ns))
-        assert answered(tmp_path / "served.log") == [("answered", "task"), ("declined", "task")]
+            os.utime(file, ns=(before.st_atime_ns, before.st_mtime_ns))
+        assert answered(tmp_path / "served.log") == [("answered", "agent-hook"), ("declined", "task")]
     finally:
         stop(server)
+
+
+def test_a_pipe_the_call_inherited_is_not_held_open_by_the_warm_process_it_starts(
+    repo: Path, warm: Path
+) -> None:
+    """`comet task 3>&1 | wc -c` ends when comet does, also when that call started the warm
+    process (which would otherwise hold the pipe for as long as it lives)."""
+    seed(repo)
+    started = time.monotonic()
+    done = subprocess.run(
+        ["sh", "-c", f"'{installed_comet()}' task --json 3>&1 | wc -c"],
+        cwd=repo,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 0 and int(done.stdout) > 100
+    assert time.monotonic() - started < 20
+    wait_for(lambda: sockets_of(warm), "the call started a warm process")
 
 
 def test_a_socket_folder_that_others_could_enter_is_not_used(repo: Path, warm: Path) -> None:
@@ -283,7 +309,7 @@ def test_a_warm_process_that_breaks_or_hangs_costs_the_call_nothing_but_time(
         assert done.exit_code == 0 and same_answer(done.stdout) == same_answer(expected)
         if breaks == "hang":
             assert time.monotonic() - started < 30
-            assert broken.wait(timeout=10) == -signal.SIGTERM  # the call stopped it
+            assert broken.wait(timeout=10) == -signal.SIGKILL  # the call stopped it
     finally:
         stop(broken)
         assert broken.stdout is not None
@@ -333,5 +359,17 @@ def test_a_call_started_without_stdout_or_stdin_does_its_work_without_a_tracebac
                 timeout=60,
             )
             assert (done.returncode, done.stderr) == (0, ""), closed
+        hook = f"'{comet}' agent-hook --host claude SessionStart <&-"  # no payload: no session
+        answers = [
+            subprocess.run(
+                ["sh", "-c", hook],
+                cwd=repo,
+                env={**os.environ, "COMET_WARM": warm_switch},
+                capture_output=True,
+                text=True,
+            ).stdout
+            for warm_switch in ("0", switch)
+        ]
+        assert "make lint" in answers[1] and same_answer(answers[1]) == same_answer(answers[0])
     finally:
         stop(server)

@@ -15,14 +15,20 @@ SWITCH = "COMET_WARM"  # "0": every call runs in its own process
 # Python and the C library read.  A warm process answers only the calls whose environment agrees
 # with its own on these (the hosts' own variables, such as a session id, do not matter).
 _ENVIRONMENT_PREFIXES = ("COMET_", "GIT_", "XDG_", "LC_", "PYTHON")
-_ENVIRONMENT_NAMES = ("HOME", "PATH", "LANG", "LANGUAGE", "TZ", "TMPDIR", "CODEX_HOME")
+_ENVIRONMENT_NAMES = (
+    *("HOME", "PATH", "LANG", "LANGUAGE", "TZ", "TMPDIR", "CODEX_HOME"),
+    *("SSL_CERT_FILE", "SSL_CERT_DIR"),  # the Remote provider's HTTPS
+)
 _SOCKET_PATH_MAX = 107  # sun_path holds 108 bytes, the last one a NUL
 
-# How a warm process is started: `python -c`, not `-m`, whose first sys.path entry is the working
-# folder: from a checkout of comet-git that would import the checkout's code, not the installed one.
+# How a warm process is started: `python -c`, not `-m`, and without the working folder that both
+# put first on sys.path (from a checkout of comet-git it would import the checkout's code, not
+# the installed one); first of all it closes the descriptors the call inherited (a pipe that a
+# shell or a host reads to its end must not stay open for as long as the process lives).
 SERVER_ARGV = (
     "-c",
-    "import sys; del sys.path[0]; from comet_git.warm.server import main; sys.exit(main(sys.argv[1:]))",
+    "import os, sys; os.closerange(3, 1 << 16); sys.path[:1] = [p for p in sys.path[:1] if p];"
+    " from comet_git.warm.server import main; sys.exit(main(sys.argv[1:]))",
 )
 
 MAGIC = b"comet-warm/1\n"

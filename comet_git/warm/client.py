@@ -23,6 +23,10 @@ def answer(argv: list[str]) -> int | None:
     environ = os.environ
     if environ.get(address.SWITCH) == "0" or _HOOK_FINISH_ENV in environ:
         return None
+    if argv[:1] == ["agent-hook"] and sys.stdin is not None and sys.stdin.isatty():
+        # A hook run by hand at a terminal: a worker still reading it after the answer would
+        # take what is typed next from the shell.  By itself, the process ends with the call.
+        return None
     import comet_git
 
     print_ = address.fingerprint(
@@ -37,8 +41,11 @@ def answer(argv: list[str]) -> int | None:
         try:
             connection.connect(path)
         except OSError:  # none listening (yet, or any more)
-            _start_server()
+            if os.path.isdir(os.path.dirname(sockets)):
+                _start_server()
             return None
+        if _peer(connection)[1] != os.getuid():
+            return None  # not our own process: tell it nothing
         return _ask(connection, print_, argv)
     finally:
         connection.close()
@@ -95,15 +102,25 @@ def _hook_budget(argv: list[str]) -> float:
         return 1.0
 
 
-def _stop(connection: _socket.socket) -> None:
-    """A warm process that does not answer in time is stopped; the next call starts another."""
+def _peer(connection: _socket.socket) -> tuple[int, int]:
+    """The (pid, uid) of the process at the other end (struct ucred)."""
     try:
         credentials = connection.getsockopt(_socket.SOL_SOCKET, _socket.SO_PEERCRED, 12)
-        pid = int.from_bytes(credentials[:4], sys.byteorder)
-        if pid > 1:
-            os.kill(pid, 15)  # SIGTERM
-    except (OSError, AttributeError):
-        pass
+    except (OSError, AttributeError):  # no SO_PEERCRED here
+        return 0, -1
+    return int.from_bytes(credentials[:4], sys.byteorder), int.from_bytes(credentials[4:8], sys.byteorder)
+
+
+def _stop(connection: _socket.socket) -> None:
+    """A warm process that does not answer in time is stopped (killed: a stopped process would
+    keep a SIGTERM pending, and hold every later call for as long); the next call starts another.
+    What it was writing is safe: every write of comet survives a killed process."""
+    pid = _peer(connection)[0]
+    if pid > 1:
+        try:
+            os.kill(pid, 9)  # SIGKILL
+        except OSError:  # gone already
+            return
 
 
 def _start_server() -> None:

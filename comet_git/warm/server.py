@@ -28,7 +28,7 @@ import comet_git
 from comet_git.warm import address
 
 IDLE_SECONDS = 600.0
-PATIENCE = 5.0  # for the caller to send its request
+PATIENCE = 1.0  # for the caller to send its request (it sends at once)
 _REQUEST_MAX = 4 << 20  # the kernel's own limit on a command line is 2 MB: more is no call
 _FINISH_SECONDS = 120.0  # a hook's worker still running (agent_hook.FINISH_TIMEOUT)
 _CREDENTIALS = struct.Struct("3i")  # struct ucred: pid, uid, gid
@@ -42,7 +42,7 @@ class Served:
             os.environ, sys.executable, os.path.dirname(comet_git.__file__), comet_git.__version__
         )
         self.verbose = verbose
-        self.stamp: dict[str, int] = {}
+        self.stamp: dict[str, int] = {}  # comet's modules as loaded: file -> modification time
         self.stale = False  # comet's files changed: serve no more
 
     def note(self, what: str, started: float) -> None:
@@ -73,7 +73,7 @@ def main(argv: list[str]) -> int:
     os.write(lock, b"%d\n" % os.getpid())  # who serves here, for whoever must stop it
     os.umask(0o077)  # what comet writes is owner-only anyway; the socket is, from birth
     _preload()
-    served.stamp = _code_stamp()
+    _code_changed(served)  # stamps what is loaded now
     listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     with contextlib.suppress(FileNotFoundError):
         os.unlink(path)  # left by a process that was killed: the lock is ours
@@ -87,12 +87,13 @@ def main(argv: list[str]) -> int:
         listener.close()
         with contextlib.suppress(OSError):
             os.unlink(path)
+        os.close(lock)  # another may serve now, while a hook's worker here finishes
     _wait_for_workers()
     return 0
 
 
 def _private_folder(path: str) -> bool:
-    with contextlib.suppress(FileExistsError):
+    with contextlib.suppress(OSError):  # exists already, or cannot be made: is_private says
         os.mkdir(path, 0o700)
     return address.is_private(path)
 
@@ -104,23 +105,18 @@ def _preload() -> None:
     import comet_git.commands.task  # noqa: F401
 
 
-def _code_stamp() -> dict[str, int]:
-    """The modification times of comet's modules, as loaded."""
-    stamp = {}
+def _code_changed(served: Served) -> bool:
+    """Whether a comet module loaded here changed on disk since it was loaded (or first seen here:
+    calls import modules as they need them, and each call's are noted when it ends)."""
     for module in list(sys.modules.values()):
         file = getattr(module, "__file__", None)
-        if file and getattr(module, "__name__", "").startswith("comet_git"):
-            with contextlib.suppress(OSError):
-                stamp[file] = os.stat(file).st_mtime_ns
-    return stamp
-
-
-def _code_changed(stamp: dict[str, int]) -> bool:
-    for file, mtime in stamp.items():
+        if not file or not getattr(module, "__name__", "").startswith("comet_git"):
+            continue
         try:
-            if os.stat(file).st_mtime_ns != mtime:
-                return True
+            mtime = os.stat(file).st_mtime_ns
         except OSError:
+            return True
+        if served.stamp.setdefault(file, mtime) != mtime:
             return True
     return False
 
@@ -134,10 +130,19 @@ def _serve(listener: socket.socket, served: Served, idle: float) -> None:
             return
         with connection:
             _handle(connection, served)
-        if threading.active_count() > 1:
+        if _lingering():
             # A hook's worker outlived its budget and still holds the store (and this
             # process's folder and environment): take no more calls.
             return
+
+
+def _lingering() -> bool:
+    """Whether a thread of a call still runs (one that has just handed over its answer gets a
+    moment to end)."""
+    others = [thread for thread in threading.enumerate() if thread is not threading.current_thread()]
+    for thread in others:
+        thread.join(0.05)
+    return any(thread.is_alive() for thread in others)
 
 
 def _wait_for_workers() -> None:
@@ -162,7 +167,7 @@ def _handle(connection: socket.socket, served: Served) -> None:
     except OSError:
         pass  # the caller went away, or was too slow: it runs the call itself
     finally:
-        if threading.active_count() == 1:  # else a hook's worker may still read its stdin
+        if not _lingering():  # else a hook's worker may still read its stdin
             for descriptor in descriptors:
                 with contextlib.suppress(OSError):
                     os.close(descriptor)
@@ -193,7 +198,7 @@ def _receive(connection: socket.socket) -> tuple[list[bytes] | None, list[int]]:
 def _answer(fields: list[bytes] | None, descriptors: list[int], served: Served) -> bytes:
     if fields is None or len(fields) < 3 or fields[0] != served.print_:
         return address.DECLINED
-    if _code_changed(served.stamp):
+    if _code_changed(served):
         served.stale = True
         return address.DECLINED
     try:
@@ -212,6 +217,7 @@ def _answer(fields: list[bytes] | None, descriptors: list[int], served: Served) 
         return address.DECLINED
     if output is None:
         return address.DECLINED
+    served.stale = _code_changed(served)  # notes the modules this call imported first
     return address.ANSWERED + bytes([0]) + address.frame([output, b""])
 
 
