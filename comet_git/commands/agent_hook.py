@@ -38,6 +38,12 @@ FINISH_ENV = "COMET_AGENT_HOOK_FINISH"
 FINISH_TIMEOUT = 120.0
 DETACHED: list[Any] = []  # the finishing processes started (subprocess.Popen)
 SESSION_START = ""  # no task text: the director's session-start request
+# The installed console script's code, run as `python -c` without the working folder on sys.path
+# (`-m comet_git` from a hook in a checkout of comet-git would run the checkout's code).
+_INSTALLED_COMET = (
+    "-c",
+    "import sys; sys.path[:1] = [p for p in sys.path[:1] if p]; from comet_git.entry import main; main()",
+)
 
 
 def answer(
@@ -80,7 +86,7 @@ def _hand_off(host: str, event: str | None, raw: str) -> bool:
         import sys
 
         child = subprocess.Popen(
-            [sys.executable, "-m", "comet_git", "agent-hook", "--host", host, parsed.name],
+            [sys.executable, *_INSTALLED_COMET, "agent-hook", "--host", host, parsed.name],
             stdin=subprocess.PIPE,
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
