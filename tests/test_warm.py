@@ -66,6 +66,17 @@ def stop(server: subprocess.Popen[bytes]) -> None:
     server.wait()
 
 
+@contextlib.contextmanager
+def serving(warm: Path, log: Path) -> Iterator[subprocess.Popen[bytes]]:
+    """A warm process (start_server) that listens for the whole block; killed after it."""
+    server = start_server(log)
+    try:
+        wait_for(lambda: sockets_of(warm), "the warm process listens")
+        yield server
+    finally:
+        stop(server)
+
+
 def wait_for(condition: object, what: str, seconds: float = 30) -> None:
     deadline = time.monotonic() + seconds
     while not condition():  # type: ignore[operator]
@@ -92,6 +103,14 @@ def same_answer(text: str) -> str:
     return re.sub(r"\bap-[0-9a-f]{8,}", "ap-X", text)
 
 
+def rule_prompt(repo: Path, session: str) -> str:
+    """A prompt hook's payload that states a project rule."""
+    said = "From now on, always use uv for Python dependencies in this repository."
+    return json.dumps(
+        {"session_id": session, "cwd": str(repo), "hook_event_name": "UserPromptSubmit", "prompt": said}
+    )
+
+
 def remember(repo: Path, *args: str) -> None:
     done = run_comet("memory", "remember", *args, cwd=repo)
     assert done.exit_code == 0, done.stderr
@@ -116,26 +135,20 @@ def test_the_warm_process_answers_each_call_as_it_would_be_answered_by_itself(
     repo: Path, warm: Path, tmp_path: Path
 ) -> None:
     seed(repo)
-    server = start_server(tmp_path / "served.log")
-    try:
-        wait_for(lambda: sockets_of(warm), "the warm process listens")
+    with serving(warm, tmp_path / "served.log"):
         for request in REQUESTS:
             alone = by_itself(*request, cwd=repo)
             done = run_comet(*request, cwd=repo)
             assert done.exit_code == 0 and done.stderr == ""
             assert same_answer(done.stdout) == same_answer(alone), request
         assert answered(tmp_path / "served.log") == [("answered", "task")] * len(REQUESTS)
-    finally:
-        stop(server)
 
 
 def test_what_other_processes_write_is_seen_by_the_next_warm_call(
     repo: Path, warm: Path, tmp_path: Path
 ) -> None:
     seed(repo)
-    server = start_server(tmp_path / "served.log")
-    try:
-        wait_for(lambda: sockets_of(warm), "the warm process listens")
+    with serving(warm, tmp_path / "served.log"):
         ask = ["task", "--json", "--task", "deploy the staging cluster with helm"]
         assert "helm upgrade" not in run_comet(*ask, cwd=repo).stdout
         remember(repo, "--text", "Deploy staging with helm upgrade --atomic.", "--scope", "project")
@@ -150,17 +163,13 @@ def test_what_other_processes_write_is_seen_by_the_next_warm_call(
             lambda: "--atomic --wait" in run_comet(*ask, cwd=repo).stdout, "the hand edit is delivered", 10
         )
         assert all(kind == ("answered", "task") for kind in answered(tmp_path / "served.log"))
-    finally:
-        stop(server)
 
 
 def test_agent_hooks_are_answered_warm_and_what_the_user_said_is_remembered(
     repo: Path, warm: Path, tmp_path: Path
 ) -> None:
     seed(repo)
-    server = start_server(tmp_path / "served.log")
-    try:
-        wait_for(lambda: sockets_of(warm), "the warm process listens")
+    with serving(warm, tmp_path / "served.log"):
 
         def start(session: str) -> str:  # each its own session: a session is given each item once
             return json.dumps({"session_id": session, "cwd": str(repo), "hook_event_name": "SessionStart"})
@@ -170,19 +179,11 @@ def test_agent_hooks_are_answered_warm_and_what_the_user_said_is_remembered(
         done = run_comet(*hook, cwd=repo, input=start("two"))
         assert done.exit_code == 0 and "make lint" in done.stdout
         assert same_answer(done.stdout).replace("claude:two", "claude:one") == same_answer(alone)
-        said = "From now on, always use uv for Python dependencies in this repository."
-        prompt = json.dumps(
-            {"session_id": "s2", "cwd": str(repo), "hook_event_name": "UserPromptSubmit", "prompt": said}
-        )
-        assert (
-            run_comet("agent-hook", "--host", "claude", "UserPromptSubmit", cwd=repo, input=prompt).exit_code
-            == 0
-        )
+        prompt = ["agent-hook", "--host", "claude", "UserPromptSubmit"]
+        assert run_comet(*prompt, cwd=repo, input=rule_prompt(repo, "s2")).exit_code == 0
         listed = run_comet("memory", "list", "--json", cwd=repo).json()["records"]
         assert any("uv" in record["text"] for record in listed)
         assert answered(tmp_path / "served.log") == [("answered", "agent-hook")] * 2
-    finally:
-        stop(server)
 
 
 def test_the_first_call_starts_a_warm_process_that_leaves_when_idle(
@@ -223,13 +224,9 @@ def test_a_changed_comet_is_never_served_by_the_process_started_before(
     repo: Path, warm: Path, tmp_path: Path, module: str
 ) -> None:
     seed(repo)
-    server = start_server(tmp_path / "served.log")
-    try:
-        wait_for(lambda: sockets_of(warm), "the warm process listens")
-        said = "From now on, always use uv for Python dependencies in this repository."
-        prompt = {"session_id": "s", "cwd": str(repo), "hook_event_name": "UserPromptSubmit", "prompt": said}
+    with serving(warm, tmp_path / "served.log") as server:
         hook = ["agent-hook", "--host", "claude", "UserPromptSubmit"]
-        assert run_comet(*hook, cwd=repo, input=json.dumps(prompt)).exit_code == 0
+        assert run_comet(*hook, cwd=repo, input=rule_prompt(repo, "s")).exit_code == 0
         file = module_file(module, tmp_path)
         before = os.stat(file)
         os.utime(file, ns=(before.st_atime_ns, before.st_mtime_ns + 1_000_000_000))  # as a reinstall does
@@ -240,8 +237,6 @@ def test_a_changed_comet_is_never_served_by_the_process_started_before(
         finally:
             os.utime(file, ns=(before.st_atime_ns, before.st_mtime_ns))
         assert answered(tmp_path / "served.log") == [("answered", "agent-hook"), ("declined", "task")]
-    finally:
-        stop(server)
 
 
 def test_a_pipe_the_call_inherited_is_not_held_open_by_the_warm_process_it_starts(
@@ -321,9 +316,7 @@ def test_a_call_from_another_environment_is_declined(repo: Path, warm: Path, tmp
 
     from comet_git.warm import address
 
-    server = start_server(tmp_path / "served.log")
-    try:
-        wait_for(lambda: sockets_of(warm), "the warm process listens")
+    with serving(warm, tmp_path / "served.log") as server:
         with socket.socket(socket.AF_UNIX) as connection:
             connection.connect(str(sockets_of(warm)[0]))
             connection.sendall(
@@ -336,8 +329,6 @@ def test_a_call_from_another_environment_is_declined(repo: Path, warm: Path, tmp
             connection.shutdown(socket.SHUT_WR)
             assert connection.recv(16) == address.DECLINED
         assert server.poll() is None  # still serving
-    finally:
-        stop(server)
 
 
 @pytest.mark.parametrize("switch", ["0", "1"])
@@ -345,9 +336,7 @@ def test_a_call_started_without_stdout_or_stdin_does_its_work_without_a_tracebac
     repo: Path, warm: Path, tmp_path: Path, switch: str
 ) -> None:
     seed(repo)
-    server = start_server(tmp_path / "served.log")
-    try:
-        wait_for(lambda: sockets_of(warm), "the warm process listens")
+    with serving(warm, tmp_path / "served.log"):
         comet = installed_comet()
         for closed in (">&-", "<&-", "<&- >&-"):
             done = subprocess.run(
@@ -371,5 +360,3 @@ def test_a_call_started_without_stdout_or_stdin_does_its_work_without_a_tracebac
             for warm_switch in ("0", switch)
         ]
         assert "make lint" in answers[1] and same_answer(answers[1]) == same_answer(answers[0])
-    finally:
-        stop(server)
