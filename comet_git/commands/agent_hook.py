@@ -90,7 +90,8 @@ def _hand_off(host: str, event: str | None, raw: str) -> bool:
             stdin=subprocess.PIPE,
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
-            env={**os.environ, FINISH_ENV: "1"},
+            # By itself (COMET_WARM=0), not through the warm process: it has no answer to give.
+            env={**os.environ, FINISH_ENV: "1", "COMET_WARM": "0"},
             start_new_session=True,  # outlives this hook, untouched by the host's signals
         )
         DETACHED.append(child)  # kept: it outlives this process, which has nothing to wait for

@@ -5,10 +5,15 @@ Standard library only, and only cheap modules: every `comet task` imports this o
 
 from __future__ import annotations
 
+import _socket
 import os
 import stat
+import sys
 import zlib
-from collections.abc import Mapping, Sequence
+
+TYPE_CHECKING = False  # as in entry.py: no typing or collections imports on the hot path
+if TYPE_CHECKING:
+    from collections.abc import Mapping, Sequence
 
 SWITCH = "COMET_WARM"  # "0": every call runs in its own process
 # Besides its arguments and folder, what a call's answer may depend on: the variables comet, git,
@@ -63,6 +68,16 @@ def is_private(path: str) -> bool:
     except OSError:
         return False
     return stat.S_ISDIR(found.st_mode) and found.st_uid == os.getuid() and not found.st_mode & 0o077
+
+
+def peer(connection: _socket.socket) -> tuple[int, int]:
+    """The (pid, uid) of the process at the other end of a Unix socket (its struct ucred); (0, -1)
+    where the system cannot say."""
+    try:
+        credentials = connection.getsockopt(_socket.SOL_SOCKET, _socket.SO_PEERCRED, 12)
+    except (OSError, AttributeError):  # no SO_PEERCRED here (not Linux)
+        return 0, -1
+    return int.from_bytes(credentials[:4], sys.byteorder), int.from_bytes(credentials[4:8], sys.byteorder)
 
 
 def socket_path(sockets: str, print_: bytes) -> str | None:

@@ -15,13 +15,12 @@ from comet_git.warm import address
 # How long a call waits for the warm process before it stops it and runs by itself: well over
 # what a request takes (tens of milliseconds, seconds for a first full look at a large store).
 PATIENCE = 5.0
-_HOOK_FINISH_ENV = "COMET_AGENT_HOOK_FINISH"  # a hook's detached finisher runs by itself
 
 
 def answer(argv: list[str]) -> int | None:
     """The exit code, with the warm process's output written; None: run the call here."""
     environ = os.environ
-    if environ.get(address.SWITCH) == "0" or _HOOK_FINISH_ENV in environ:
+    if environ.get(address.SWITCH) == "0":
         return None
     if argv[:1] == ["agent-hook"] and sys.stdin is not None and sys.stdin.isatty():
         # A hook run by hand at a terminal: a worker still reading it after the answer would
@@ -44,7 +43,7 @@ def answer(argv: list[str]) -> int | None:
             if os.path.isdir(os.path.dirname(sockets)):
                 _start_server()
             return None
-        if _peer(connection)[1] != os.getuid():
+        if address.peer(connection)[1] != os.getuid():
             return None  # not our own process: tell it nothing
         return _ask(connection, print_, argv)
     finally:
@@ -102,20 +101,11 @@ def _hook_budget(argv: list[str]) -> float:
         return 1.0
 
 
-def _peer(connection: _socket.socket) -> tuple[int, int]:
-    """The (pid, uid) of the process at the other end (struct ucred)."""
-    try:
-        credentials = connection.getsockopt(_socket.SOL_SOCKET, _socket.SO_PEERCRED, 12)
-    except (OSError, AttributeError):  # no SO_PEERCRED here
-        return 0, -1
-    return int.from_bytes(credentials[:4], sys.byteorder), int.from_bytes(credentials[4:8], sys.byteorder)
-
-
 def _stop(connection: _socket.socket) -> None:
     """A warm process that does not answer in time is stopped (killed: a stopped process would
     keep a SIGTERM pending, and hold every later call for as long); the next call starts another.
     What it was writing is safe: every write of comet survives a killed process."""
-    pid = _peer(connection)[0]
+    pid = address.peer(connection)[0]
     if pid > 1:
         try:
             os.kill(pid, 9)  # SIGKILL

@@ -17,7 +17,6 @@ import gc
 import io
 import os
 import socket
-import struct
 import sys
 import threading
 import time
@@ -31,7 +30,6 @@ IDLE_SECONDS = 600.0
 PATIENCE = 1.0  # for the caller to send its request (it sends at once)
 _REQUEST_MAX = 4 << 20  # the kernel's own limit on a command line is 2 MB: more is no call
 _FINISH_SECONDS = 120.0  # a hook's worker still running (agent_hook.FINISH_TIMEOUT)
-_CREDENTIALS = struct.Struct("3i")  # struct ucred: pid, uid, gid
 
 
 class Served:
@@ -129,8 +127,8 @@ def _serve(listener: socket.socket, served: Served, idle: float) -> None:
         except TimeoutError:
             return
         with connection:
-            _handle(connection, served)
-        if _lingering():
+            lingering = _handle(connection, served)
+        if lingering:
             # A hook's worker outlived its budget and still holds the store (and this
             # process's folder and environment): take no more calls.
             return
@@ -152,14 +150,14 @@ def _wait_for_workers() -> None:
             thread.join(max(0.0, deadline - time.monotonic()))
 
 
-def _handle(connection: socket.socket, served: Served) -> None:
+def _handle(connection: socket.socket, served: Served) -> bool:
+    """Serve one call; whether a thread of it still runs."""
     started = time.perf_counter()
     connection.settimeout(PATIENCE)
     descriptors: list[int] = []
     try:
-        credentials = connection.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, _CREDENTIALS.size)
-        if _CREDENTIALS.unpack(credentials)[1] != os.getuid():
-            return  # another user's process: nothing to say to it
+        if address.peer(connection)[1] != os.getuid():
+            return False  # another user's process: nothing to say to it
         fields, descriptors = _receive(connection)
         answer = _answer(fields, descriptors, served)
         connection.sendall(answer)
@@ -167,10 +165,12 @@ def _handle(connection: socket.socket, served: Served) -> None:
     except OSError:
         pass  # the caller went away, or was too slow: it runs the call itself
     finally:
-        if not _lingering():  # else a hook's worker may still read its stdin
+        lingering = _lingering()
+        if not lingering:  # else a hook's worker may still read its stdin
             for descriptor in descriptors:
                 with contextlib.suppress(OSError):
                     os.close(descriptor)
+    return lingering
 
 
 def _kind(fields: list[bytes] | None) -> str:
