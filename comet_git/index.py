@@ -18,7 +18,7 @@ from typing import Any, NamedTuple
 
 from comet_git.errors import StoreError
 from comet_git.matching.paths import compile_patterns, path_anchors
-from comet_git.matching.text import terms_of
+from comet_git.matching.text import terms_of, tokenizer_digest
 from comet_git.records.model import Record
 from comet_git.store import FILE_MODE, FileState, ensure_dir, file_lock, fsync_dir, write_failure
 
@@ -256,8 +256,9 @@ class Index:
             with file_lock(path.with_name(path.name + ".open-lock")):
                 connection = _connect(path, memory_map)
                 version = connection.execute("PRAGMA user_version").fetchone()[0]
-                if version not in (0, SCHEMA_VERSION):
-                    # A derived cache written by another version of comet: start it afresh.
+                if version not in (0, SCHEMA_VERSION) or (version and not _same_tokenizer(connection)):
+                    # A derived cache written by another version of comet (or whose terms another
+                    # tokenizer made): start it afresh.
                     connection.close()
                     _remove_database(path)
                     connection = _connect(path, memory_map)
@@ -796,10 +797,17 @@ def _create_schema(connection: sqlite3.Connection) -> None:
         connection.execute(
             "CREATE VIRTUAL TABLE IF NOT EXISTS records_vocab USING fts5vocab(records_fts, 'col')"
         )
-    connection.execute(
-        "INSERT OR REPLACE INTO meta(key, value) VALUES('fts5', ?)", ("1" if has_fts else "0",)
+    connection.executemany(
+        "INSERT OR REPLACE INTO meta(key, value) VALUES(?, ?)",
+        [("fts5", "1" if has_fts else "0"), ("tokenizer", tokenizer_digest())],
     )
     connection.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+
+
+def _same_tokenizer(connection: sqlite3.Connection) -> bool:
+    """Whether the index's terms were made by this tokenizer (text.tokenizer_digest)."""
+    row = connection.execute("SELECT value FROM meta WHERE key = 'tokenizer'").fetchone()
+    return row is not None and row[0] == tokenizer_digest()
 
 
 def _remove_database(path: Path) -> None:
@@ -891,6 +899,7 @@ def _checked(path: Path) -> str | None:
         try:
             result = connection.execute("PRAGMA quick_check").fetchone()[0]
             version = connection.execute("PRAGMA user_version").fetchone()[0]
+            tokenized = version != SCHEMA_VERSION or _same_tokenizer(connection)
         finally:
             connection.close()
     except sqlite3.DatabaseError as error:
@@ -899,6 +908,8 @@ def _checked(path: Path) -> str | None:
         return f"damaged: {result}"
     if version != SCHEMA_VERSION:
         return f"written by another version (schema {version}, expected {SCHEMA_VERSION})"
+    if not tokenized:
+        return "its search terms were made by another tokenizer (an older vocabulary)"
     return None
 
 

@@ -99,6 +99,26 @@ def test_fallback_without_fts5(comet_home: Path, monkeypatch: pytest.MonkeyPatch
     assert tables.fetchall() == []
 
 
+def test_an_index_made_by_another_tokenizer_is_rebuilt(provider: LocalProvider, comet_home: Path) -> None:
+    # An upgrade that changes the vocabulary changes the terms a record is indexed under: terms
+    # from before would never carry the new concepts, so the index is made afresh from the files.
+    provider.apply(Remember(text="Every page must pass the WCAG checks.", scope="project"))
+    home = Home(comet_home)
+    assert provider.query(Query()).records
+    with sqlite3.connect(home.index_path) as connection:
+        connection.execute("UPDATE meta SET value = 'an older tokenizer' WHERE key = 'tokenizer'")
+        connection.execute("UPDATE record_texts SET terms = 'stale'")
+    connection.close()
+    assert comet_git.index.check_integrity(home.index_path) == (
+        "its search terms were made by another tokenizer (an older vocabulary)"
+    )
+    fresh = LocalProvider(home, "acme-app-0123abcd")
+    assert [r.as_dict()["text"] for r in fresh.query(Query(text="accessibility")).records] == [
+        "Every page must pass the WCAG checks."
+    ]
+    assert comet_git.index.check_integrity(home.index_path) is None
+
+
 def test_repair_rebuilds_into_a_new_file(provider: LocalProvider, comet_home: Path) -> None:
     ids = remember_many(provider, 5)
     home = Home(comet_home)

@@ -351,7 +351,7 @@ def schema_versions(url: str) -> list[int]:
 def test_migrate_applies_once_and_check_says_when_one_is_pending(postgres: Any) -> None:
     url = postgres.create_database(f"migrations_{next(USERS)}")
     pending = run_comet("serve", "migrate", "--check", "--database", url, "--json")
-    every = ["0001_initial", "0002_listing_filters", "0003_candidate_indexes"]
+    every = ["0001_initial", "0002_listing_filters", "0003_candidate_indexes", "0004_server_settings"]
     assert pending.exit_code == 1 and json.loads(pending.stdout)["pending"] == every
     assert "comet serve migrate" in pending.stderr
     # Two at once (servers starting together): the advisory lock lets one apply, the other finds it done.
@@ -366,9 +366,35 @@ def test_migrate_applies_once_and_check_says_when_one_is_pending(postgres: Any) 
     ]
     applied = [json.loads(process.communicate(timeout=60)[0])["applied"] for process in both]
     assert sorted(applied) == [[], every]
-    assert schema_versions(url) == [1, 2, 3]
+    assert schema_versions(url) == [1, 2, 3, 4]
     again = run_comet("serve", "migrate", "--check", "--database", url)
     assert again.exit_code == 0 and "up to date" in again.stdout
+
+
+def test_terms_made_by_another_tokenizer_are_made_again_when_a_server_starts(postgres: Any) -> None:
+    # After an upgrade whose vocabulary differs, a record's stored terms lack the new concepts:
+    # the server derives them again, once, before it serves.
+    from comet_git.server.postgres.backend import PostgresBackend
+
+    url = postgres.create_database(f"tokenizer_{next(USERS)}")
+    backend = PostgresBackend(url, workers=1)
+    try:
+        provider = backend.provider_for("ana", PROJECT)
+        provider.apply(Remember(text="Every page must pass the WCAG checks.", scope="project"))
+    finally:
+        backend.close()
+    with psycopg.connect(url) as connection:
+        connection.execute("UPDATE server_settings SET value = 'an older tokenizer'")
+        connection.execute("UPDATE records SET terms = 'stale', terms_vector = ''::tsvector")
+        connection.execute("DELETE FROM postings")
+    backend = PostgresBackend(url, workers=1)
+    try:
+        found = backend.provider_for("ana", PROJECT).query(Query(text="accessibility")).records
+        assert [r.as_dict()["text"] for r in found] == ["Every page must pass the WCAG checks."]
+    finally:
+        backend.close()
+    with psycopg.connect(url) as connection:
+        assert connection.execute("SELECT count(*) FROM postings").fetchone() != (0,)
 
 
 def installed() -> list[str]:

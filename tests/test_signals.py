@@ -275,7 +275,7 @@ def test_paths(text: str, paths: tuple[str, ...]) -> None:
     [
         ("Always run ruff before committing.", ("commit",)),
         ("提交前必须跑 ruff 和 mypy。", ("commit",)),
-        ("In code review, always check the tests first.", ("test", "review")),
+        ("In code review, always check the tests first.", ("review",)),  # checking tests is part of reviewing
         ("When writing tests, always use the recorded fixtures.", ("test",)),
         ("测试里一律用假时钟。", ("test",)),
         ("Never run database migrations against production.", ("migrate",)),
@@ -287,6 +287,14 @@ def test_paths(text: str, paths: tuple[str, ...]) -> None:
         ("I want every PR description to include a test plan.", ()),  # a test plan is no test
         ("Keep fixtures in tests/fixtures, always.", ()),  # a path, not the test operation
         ("Don't bother rebasing this time, a merge commit is fine.", ()),
+        ("Never suggest deploying on a Friday afternoon.", ("deploy",)),  # the act itself
+        ("Every release of this library gets release notes.", ("release",)),  # what the rule is about
+        ("每次发版之前，都要先在内测轨道上放一天。", ("release",)),
+        # An operation only named: the rule holds whatever the agent is doing.
+        ("This site must meet WCAG 2.1 AA; treat an accessibility regression as a release blocker.", ()),
+        ("每个新的 transform 都要配一个单元测试。", ()),
+        ("生产环境变更只在工作日上午十点到下午四点之间发布。", ()),
+        ("Our GraphQL schema is a public API; review it like one.", ()),
     ],
 )
 def test_operations(text: str, operations: tuple[str, ...]) -> None:

@@ -211,15 +211,21 @@ def test_the_first_call_starts_a_warm_process_that_leaves_when_idle(
 
 
 def module_file(module: str, tmp_path: Path) -> str:
-    """Where the installed comet keeps `module` (asked from outside the checkout)."""
+    """Where the installed comet keeps `module`, or `module:FILE`, a data file beside it (asked from
+    outside the checkout)."""
+    module, _, data = module.partition(":")
     code = f"import {module} as m; print(m.__file__)"
     done = subprocess.run([python(), "-c", code], cwd=tmp_path, capture_output=True, text=True, check=True)
-    return done.stdout.strip()
+    file = done.stdout.strip()
+    return os.path.join(os.path.dirname(file), data) if data else file
 
 
-# A module the warm process loaded when it started, and one it first loaded for a call (a prompt
-# that states a rule).
-@pytest.mark.parametrize("module", ["comet_git.commands.task", "comet_git.learning.signals"])
+# A module the warm process loaded when it started, one it first loaded for a call (a prompt that
+# states a rule), and the vocabulary (data that makes the search terms).
+@pytest.mark.parametrize(
+    "module",
+    ["comet_git.commands.task", "comet_git.learning.signals", "comet_git.matching.text:vocabulary.txt"],
+)
 def test_a_changed_comet_is_never_served_by_the_process_started_before(
     repo: Path, warm: Path, tmp_path: Path, module: str
 ) -> None:

@@ -434,9 +434,68 @@ def _unique(items: Iterable[str]) -> tuple[str, ...]:
     return tuple(seen)
 
 
-def _extract_operations(text: str) -> tuple[str, ...]:
+def _mentioned_operations(text: str) -> tuple[str, ...]:
+    """The operations `text` speaks of, in any role (what kind of rule it is)."""
     prose = _PATH_TOKEN.sub(" ", text)  # "tests/fixtures" is a path, not the test operation
     return tuple(op for op, rx in _OPERATION_RULES if rx.search(prose))
+
+
+# An operation selector keeps a rule from every request about another operation, so a rule gets
+# one only where it is conditioned on the operation ("before committing", "in code review",
+# "部署前", "每次发版之前"), is about the operation itself ("Documentation must be in English",
+# "Always refactor in small steps") or tells how to do it ("never run migrations against
+# production").  A rule that merely names one keeps applying everywhere: "treat an accessibility
+# regression as a release blocker" holds while editing, "每个新的 transform 都要配一个单元测试"
+# when the transform is written.
+_OPERATION_FORMS: tuple[
+    tuple[str, str, str, str], ...
+] = (  # (operation, gerund, other English forms, Chinese)
+    ("edit", "editing", r"writing code|coding", r"写代码|改代码"),
+    ("test", "testing", r"tests?|e2e tests?|unit tests?|integration tests?", r"测试|单测"),
+    ("commit", "committing", r"commits?", r"提交"),
+    ("review", "reviewing", r"reviews?|code reviews?|pull request reviews?", r"评审|审查|代码审核"),
+    ("refactor", "refactoring", r"refactors?|refactorings?", r"重构"),
+    ("debug", "debugging", r"debugs?", r"调试|排查"),
+    ("release", "releasing", r"releases?", r"发版|发布"),
+    ("docs", "documenting", r"docs|documentation|docstrings?|readmes?", r"文档"),
+    ("migrate", "migrating", r"migrat(?:e|es|ions?)|(?:database|db|schema) migrations?", r"迁移"),
+    ("deploy", "deploying", r"deploy(?:s|ments?)?", r"部署|上线"),
+)
+_OPERATION_FILLER = (
+    r"(?:(?:the|a|an|any|each|every|all|my|our|your|this|new|code|writing|running|doing|a new)\s+){0,2}"
+)
+_OPERATION_CUE = (
+    r"(?:before|when|whenever|while|during|after|until|prior to|each time|every time|on|in|for)\s+"
+)
+_OPERATION_HOW = (  # "never run migrations against production", "always write tests first"
+    r"(?:always|never|only|don't|do not|must|should)\s+(?:run|write|apply|do|add|update)?\s*"
+)
+
+
+def _operation_pattern(gerund: str, forms: str, chinese: str) -> re.Pattern[str]:
+    english = rf"(?:{gerund}|{forms})\b(?!\s+plans?)"  # a test plan is no test
+    return _rx(
+        rf"\b{gerund}\b(?!\s+plans?)"  # the act itself: "never suggest deploying on a Friday"
+        rf"|\b{_OPERATION_CUE}{_OPERATION_FILLER}{english}|^{_OPERATION_FILLER}{english}"
+        rf"|\b{_OPERATION_HOW}{_OPERATION_FILLER}{english}"
+        rf"|(?:{chinese})(?:前|时|之前|的时候|里|中|阶段|过程中)|(?:每次|在)(?:{chinese})|^(?:每个|所有|任何)?(?:{chinese})"
+    )
+
+
+_CONDITIONED_OPERATIONS = tuple(
+    (op, _operation_pattern(gerund, forms, zh)) for op, gerund, forms, zh in _OPERATION_FORMS
+)
+_COMMIT_MESSAGES = _rx(r"\bcommit messages?\b|提交(?:信息|消息)")  # a rule about them is a rule of committing
+
+
+def _extract_operations(text: str) -> tuple[str, ...]:
+    """The operations `text`'s rule is conditioned on: its operations selector."""
+    prose = _LEADING_CUE.sub("", _PATH_TOKEN.sub(" ", text).strip())
+    return tuple(
+        op
+        for op, rx in _CONDITIONED_OPERATIONS
+        if rx.search(prose) or (op == "commit" and _COMMIT_MESSAGES.search(prose))
+    )
 
 
 def _extract_phases(text: str) -> tuple[str, ...]:
@@ -642,9 +701,8 @@ def classify_signal(text: str, repository_names: Iterable[str] = ()) -> SignalDe
     )
     rule, rest, constraints = _split_rule(clean) if kind == LONG_TERM else (clean, (), ())
     person = _person_kind(rule)
-    operations = _extract_operations(rule)
     scope, scope_reason = _scope(rule, _extract_paths(rule), person, weak, _naming(repository_names))
-    memory_type, memory_class = _type_and_class(rule, scope, person, operations)
+    memory_type, memory_class = _type_and_class(rule, scope, person, _mentioned_operations(rule))
     return SignalDecision(
         kind=kind,
         reason=reason,
@@ -654,7 +712,7 @@ def classify_signal(text: str, repository_names: Iterable[str] = ()) -> SignalDe
         memory_type=memory_type,
         memory_class=memory_class,
         paths=_scope_paths(rule),
-        operations=operations,
+        operations=_extract_operations(rule),
         phases=_extract_phases(rule),
         title=_make_title(rule),
         rule=rule,

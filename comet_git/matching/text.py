@@ -77,9 +77,24 @@ def parse_vocabulary(text: str) -> Vocabulary:
     )
 
 
+_VOCABULARY = Path(__file__).with_name("vocabulary.txt")
+TOKENIZER_REVISION = 1  # raised when slots() changes what it makes of a text
+
+
 @functools.lru_cache(maxsize=1)
 def vocabulary() -> Vocabulary:
-    return parse_vocabulary(Path(__file__).with_name("vocabulary.txt").read_text(encoding="utf-8"))
+    return parse_vocabulary(_VOCABULARY.read_text(encoding="utf-8"))
+
+
+@functools.cache
+def tokenizer_digest() -> str:
+    """What the tokens of a text depend on (the revision, the stopwords, the vocabulary): an index
+    whose terms were made under another digest is rebuilt, or a record indexed before a new
+    vocabulary line would never carry that line's concept."""
+    import zlib  # a few microseconds: read once a process
+
+    state = f"{TOKENIZER_REVISION}\n{_STOPWORD_TEXT}\n".encode() + _VOCABULARY.read_bytes()
+    return f"{TOKENIZER_REVISION}:{zlib.crc32(state):08x}"
 
 
 class Slot(NamedTuple):

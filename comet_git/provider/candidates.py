@@ -32,6 +32,8 @@ Score within a tier (higher first).  How well the request matches comes first:
 
 then what orders records that match alike, and what outcomes taught:
 
+    below the direct matches, 2.0 * the relevance of the record's text to the `tasks` keywords of
+    the best direct matches (_order_by_seeds: what they are about, often in both languages)
     explicit 1.0, proven 1.0, project scope 0.5, recency up to 0.5 (halving every ~4 months)
     0.5 * used-successfully (at most 4 counted) - 0.25 * ignored - 1.0 * corrected
     - 1.5 * contributed-to-failure
@@ -540,6 +542,7 @@ def _rank_kin(
     for row in source.rows(stores, request, hits, False, standing=False) if hits else []:
         known[row[_ROWID]] = row
     words = [keyword.lower() for keyword in keywords]
+    _order_by_seeds(ranked, source.lexical(seeds))
     for row in known.values():
         tasks = row[_TASKS].lower()
         if not tasks or not any(word in tasks for word in words):
@@ -550,6 +553,27 @@ def _rank_kin(
         ranked[row[_ROWID]] = (row[0], ranker.rank(row, relevance.get(row[_ROWID], 0.0)))
 
 
+SEED_WEIGHT = 2.0  # how much the best matches' keywords order the candidates that match less well
+
+
+def _order_by_seeds(ranked: dict[int, tuple[str, Candidate | str]], relevance: dict[int, float]) -> None:
+    """The candidates below the direct matches (standing rules, operation matches), ordered
+    also by how relevant their text is to the keywords of the best matches: a standing rule
+    has no keywords of its own, but its text is often about what the best matches are about,
+    in either language (keywords are often given in both)."""
+    for rowid, (_, outcome) in ranked.items():
+        value = min(relevance.get(rowid, 0.0), 1.0)
+        if (
+            not isinstance(outcome, Candidate)
+            or outcome.tier == DIRECT
+            or outcome.memory_type == "core-profile"
+        ):
+            continue
+        outcome.score += SEED_WEIGHT * value
+        if value >= LEXICAL_FLOOR:
+            outcome.why.append("its text is about what the best matches are about")
+
+
 COMMON_SHARE = 0.3  # an operation or phase that this share of the selected rules carry says little
 COMMON_FROM = 10  # ... once there are this many such rules to tell
 
@@ -558,6 +582,15 @@ def asked_selectors(request: TaskRequest) -> list[tuple[str, str]]:
     """(index column, lowercased value) of the operation and phase the request gives."""
     return [(column, value.lower()) for column, value in
             (("sel_operations", request.operation), ("sel_phases", request.phase)) if value]  # fmt: skip
+
+
+def standing_condition(request: TaskRequest) -> str:
+    """The SQL condition (both backends' column names) that narrows the project's proven rules
+    with no path or keyword selector to the standing ones (_Ranker.standing): at session start
+    all of them, else the explicit ones with no selector at all."""
+    if request.session_start:
+        return ""
+    return " AND authority = 'explicit' AND sel_operations = '' AND sel_phases = ''"
 
 
 def common_of(asked: list[tuple[str, str]], counts: tuple[int, ...] | None) -> frozenset[str]:
@@ -669,13 +702,9 @@ def _rows(
                 " DESC, updated_jd DESC LIMIT ?)"
             )
             params += [*stores, *keys, *keys, request.max_entries + DETAIL_SLACK]
-        # Standing rules: the project's proven policies with no path or keyword selector (explicit
-        # ones with no selector at all match every request; at session start, any such rule does).
-        narrow = (
-            ""
-            if request.session_start
-            else " AND authority = 'explicit' AND sel_operations = '' AND sel_phases = ''"
-        )
+        # Standing rules: the project's proven policies with no path or keyword selector (see
+        # standing_condition).
+        narrow = standing_condition(request)
         # They rank below every direct match, so only the best few (project first, then the
         # most recent) can be delivered.
         selects.append(

@@ -104,11 +104,14 @@ def _preload() -> None:
 
 
 def _code_changed(served: Served) -> bool:
-    """Whether a comet module loaded here changed on disk since it was loaded (or first seen here:
-    calls import modules as they need them, and each call's are noted when it ends)."""
-    for module in list(sys.modules.values()):
-        file = getattr(module, "__file__", None)
-        if not file or not getattr(module, "__name__", "").startswith("comet_git"):
+    """Whether a comet module loaded here (or the vocabulary, which makes the search terms)
+    changed on disk since it was loaded (or first seen here: calls import modules as they need
+    them, and each call's are noted when it ends)."""
+    files = [getattr(module, "__file__", None) for name, module in list(sys.modules.items())
+             if name.startswith("comet_git")]  # fmt: skip
+    files.append(os.path.join(os.path.dirname(comet_git.__file__), "matching", "vocabulary.txt"))  # data too
+    for file in files:
+        if not file:
             continue
         try:
             mtime = os.stat(file).st_mtime_ns

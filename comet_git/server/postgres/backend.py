@@ -7,7 +7,7 @@ from urllib.parse import urlsplit
 
 from comet_git.provider import Provider
 from comet_git.server.postgres.database import migrate, open_pool
-from comet_git.server.postgres.provider import PostgresProvider
+from comet_git.server.postgres.provider import PostgresProvider, refresh_terms
 from comet_git.server.postgres.tokens import PostgresTokenStore
 
 # Store calls at once: the database does most of each one's work, and psycopg lets go of the
@@ -26,6 +26,7 @@ class PostgresBackend:
         self.pool = open_pool(url, size=workers + 2)  # and the token look-ups on the event loop's side
         with self.pool.connection() as connection:
             migrate(connection)  # under the migrations' advisory lock: servers starting at once agree
+            refresh_terms(connection)  # once after an upgrade whose vocabulary differs
         self.tokens = PostgresTokenStore(self.pool.connection)
 
     def provider_for(self, user: str, project: str | None) -> Provider:

@@ -25,6 +25,7 @@ from comet_git.provider.candidates import (
     TextRow,
     asked_selectors,
     common_of,
+    standing_condition,
 )
 from comet_git.server.postgres.rows import UNIX_EPOCH_JULIAN_DAY, any_of
 
@@ -181,11 +182,7 @@ class PostgresRows:
                     f"{unanchored} AND {conditions} AND ({fires}) ORDER BY {ORDER_OF_SELECTED} LIMIT %s)"
                 )
                 params += [*base, *keys, limit]
-            narrow = (
-                ""
-                if request.session_start
-                else " AND authority = 'explicit' AND sel_operations = '' AND sel_phases = ''"
-            )
+            narrow = standing_condition(request)
             selects.append(
                 f"(SELECT {COLUMNS} FROM records WHERE memory_type <> 'core-profile' AND sel_paths = ''"
                 " AND tasks = '' AND lifecycle = 'proven' AND scope = 'project'"

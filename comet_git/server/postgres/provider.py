@@ -444,15 +444,7 @@ class PostgresProvider:
             {**values, "owner": self.owner, "id": record.id},
         ).fetchone()
         assert row is not None  # RETURNING of the row inserted or updated
-        counts: dict[str, int] = {}
-        for token in values["terms"].split():
-            counts[token] = counts.get(token, 0) + 1
-        connection.execute("DELETE FROM postings WHERE rowid = %s", (row[0],))
-        connection.execute(
-            "INSERT INTO postings (owner, token, rowid, tf, length)"
-            " SELECT %s, token, %s, tf, %s FROM unnest(%s::text[], %s::int[]) t(token, tf)",
-            (self.owner, row[0], values["fts_length"], list(counts), list(counts.values())),
-        )
+        _write_postings(connection, self.owner, row[0], values)
         connection.execute("DELETE FROM path_anchors WHERE owner = %s AND id = %s", (self.owner, record.id))
         if anchors:
             with connection.cursor() as cursor:
@@ -770,3 +762,58 @@ def _tally_of(records_json: list[str]) -> tuple[TallyRow, ...]:
         key = tuple(str(record.get(field) or "") for field in TALLIED)
         counts[key] = counts.get(key, 0) + 1
     return tuple((key[0], key[1], key[2], key[3], key[4], count) for key, count in counts.items())
+
+
+def _write_postings(
+    connection: psycopg.Connection[Any], owner: str, rowid: int, values: dict[str, Any]
+) -> None:
+    """The postings of one records row (its `terms` and `fts_length` in `values`), afresh."""
+    counts: dict[str, int] = {}
+    for token in values["terms"].split():
+        counts[token] = counts.get(token, 0) + 1
+    connection.execute("DELETE FROM postings WHERE rowid = %s", (rowid,))
+    connection.execute(
+        "INSERT INTO postings (owner, token, rowid, tf, length)"
+        " SELECT %s, token, %s, tf, %s FROM unnest(%s::text[], %s::int[]) t(token, tf)",
+        (owner, rowid, values["fts_length"], list(counts), list(counts.values())),
+    )
+
+
+def refresh_terms(connection: psycopg.Connection[Any]) -> int:
+    """Derive every record's search terms and postings again when they were made by another
+    tokenizer (a comet whose vocabulary differs): as the local index is rebuilt, or a record
+    stored before a new vocabulary line would never carry that line's concept.  One transaction,
+    under the migrations' lock (servers starting at once do it once); the rows redone.
+    `connection` is in autocommit mode."""
+    from comet_git.matching.text import tokenizer_digest
+    from comet_git.server.postgres.database import MIGRATION_LOCK
+
+    digest = tokenizer_digest()
+    connection.execute("SELECT pg_advisory_lock(%s)", (MIGRATION_LOCK,))
+    try:
+        made = connection.execute("SELECT value FROM server_settings WHERE key = 'tokenizer'").fetchone()
+        if made is not None and made[0] == digest:
+            return 0
+        with connection.transaction():
+            rows = connection.execute(
+                "SELECT rowid, owner, store, state, id, markdown FROM records"
+            ).fetchall()
+            for rowid, owner, store, state, record_id, markdown in rows:
+                values = record_values(
+                    store, parse_record(markdown, f"records/{record_id}.md"), state, markdown
+                )
+                connection.execute(
+                    "UPDATE records SET terms = %(terms)s, fts_length = %(fts_length)s,"
+                    " terms_vector = %(terms_vector)s::tsvector, tasks_vector = %(tasks_vector)s::tsvector"
+                    " WHERE rowid = %(rowid)s",
+                    {**values, "rowid": rowid},
+                )
+                _write_postings(connection, owner, rowid, values)
+            connection.execute(
+                "INSERT INTO server_settings (key, value) VALUES ('tokenizer', %s)"
+                " ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value",
+                (digest,),
+            )
+        return len(rows)
+    finally:
+        connection.execute("SELECT pg_advisory_unlock(%s)", (MIGRATION_LOCK,))
