@@ -418,6 +418,29 @@ def test_budget_bounds_delivery_and_says_what_was_left_out(repo: Path) -> None:
     assert capped["omitted"]["reasons"] == {"beyond --max-entries": 2}
 
 
+def test_under_a_tight_budget_entries_that_do_not_fit_are_named_by_their_title(repo: Path) -> None:
+    # Entries of ~100 characters each (titles of 50): at 250, the ones that no longer fit with
+    # their summary, cut to their title alone, still tell the agent that a rule applies.
+    long = " It matters for every change to the parser, and the reviewers check it each time." * 3
+    made = [
+        remember(repo, f"Parser rule {n}: keep the grammar tables generated.{long}", "--path", "src/**")
+        for n in range(5)
+    ]
+    args = ("--path", "src/parser.py", "--context-budget", "250")
+    data = task(repo, "change the parser", *args)
+    assert data["context"] == [] and set(ids(data)) <= set(made)
+    full = [e for e in data["manifest"] if e["summary"]]
+    compact = [e for e in data["manifest"] if not e["summary"]]
+    # The entries in full first, as many as fit; then titles alone, where one still fits.
+    assert full and compact and data["manifest"] == full + compact
+    assert all(len(e["title"]) <= 48 and e["title"].endswith("…") for e in compact)
+    assert data["budget"]["used"] + 48 > 250  # no more room, even for a title
+    assert data["budget"] == {"limit": 250, "used": _cost(data)}
+    assert len(ids(data)) + data["omitted"]["count"] == 5
+    text = invoke("task", "--task", "change the parser", *args, cwd=repo).stdout
+    assert f"- {compact[0]['id']}  {compact[0]['title']}  (why: " in text
+
+
 def test_a_core_profile_too_big_for_the_budget_goes_in_best_first(repo: Path) -> None:
     made = [
         remember(

@@ -2,7 +2,8 @@
 
 1. core-profile records: full text;
 2. a few (DIRECT_POLICIES) directly matching proven collaboration policies: full text;
-3. the other candidates, best first, up to --max-entries: manifest entries (title, summary).
+3. the other candidates, best first, up to --max-entries: manifest entries (title, summary), or
+   where an entry does not fit, its title alone (cut to COMPACT characters, no summary).
 
 The budget counts the `text` of context items and the `title` and `summary` of manifest
 entries; `used` never exceeds `limit`.  An item whose text does not fit is offered as a
@@ -29,15 +30,17 @@ from comet_git.provider.candidates import (
 )
 
 RESERVED = 5  # the best matches whose manifest entries keep their room under budget pressure
+COMPACT = 48  # at most this many characters of a title, as the entry whose full one does not fit
 
 
 class Plan:
     """Where the candidates go: (candidate, in full?) in delivery order, and what is left out."""
 
-    __slots__ = ("manifest_size", "omitted", "placed", "used")
+    __slots__ = ("compact", "manifest_size", "omitted", "placed", "used")
 
     def __init__(self) -> None:
         self.placed: list[tuple[Candidate, bool]] = []
+        self.compact: set[str] = set()  # ids of the manifest entries given as their title alone
         self.manifest_size = 0
         self.used = 0
         self.omitted: dict[str, int] = {}
@@ -71,10 +74,12 @@ def plan(candidates: list[Candidate], already_given: int, request: TaskRequest) 
     # RESERVED best is kept before the core profile and the policies in full take the rest, and
     # core items that did not fit in full become manifest entries last.
     ahead = [c for c in others if c.reached and c.tier >= SELECTED][:RESERVED]
-    # (at most half the budget: the core profile keeps the other half)
-    reserve = min(
-        sum(c.manifest_length for c in ahead if c.manifest_length <= request.budget), request.budget // 2
-    )
+    # (at most half the budget: the core profile keeps the other half; where their entries in
+    # full would not fit in it, the room of their titles alone)
+    reserve = sum(c.manifest_length for c in ahead if c.manifest_length <= request.budget)
+    if reserve > request.budget // 2:
+        reserve = sum(_compact_length(c) for c in ahead)
+    reserve = min(reserve, request.budget // 2)
     if sum(c.text_length for c in core) + reserve <= request.budget:
         order = core
     else:  # the core items that concern the request first, then the shorter ones
@@ -87,7 +92,7 @@ def plan(candidates: list[Candidate], already_given: int, request: TaskRequest) 
             planned.omit("beyond --max-entries" if full else "over the character budget")
             continue
         if candidate in ahead:
-            reserve -= candidate.manifest_length
+            reserve -= _compact_length(candidate)
         # In full only with room left for the manifest entries of the direct matches to come.
         if (
             in_full_left > 0
@@ -103,10 +108,23 @@ def plan(candidates: list[Candidate], already_given: int, request: TaskRequest) 
 
 
 def _offer_manifest(planned: Plan, candidate: Candidate, request: TaskRequest) -> None:
+    """An entry, or where its title and summary do not fit, its title alone (cut to COMPACT):
+    under a tight budget a few more rules that apply are named rather than left out."""
     if planned.manifest_size >= request.max_entries:
         planned.omit("beyond --max-entries")
-    elif not _add_manifest(planned, candidate, request.budget):
+    elif _add_manifest(planned, candidate, request.budget, candidate.manifest_length):
+        return
+    elif candidate.manifest_length > COMPACT and _add_manifest(
+        planned, candidate, request.budget, _compact_length(candidate)
+    ):
+        planned.compact.add(candidate.id)
+    else:
         planned.omit("over the character budget")
+
+
+def _compact_length(candidate: Candidate) -> int:
+    """At most what the entry costs as its title alone (the title is part of manifest_length)."""
+    return min(candidate.manifest_length, COMPACT)
 
 
 def _add_context(planned: Plan, candidate: Candidate, budget: int) -> bool:
@@ -117,10 +135,10 @@ def _add_context(planned: Plan, candidate: Candidate, budget: int) -> bool:
     return True
 
 
-def _add_manifest(planned: Plan, candidate: Candidate, budget: int) -> bool:
-    if planned.used + candidate.manifest_length > budget:
+def _add_manifest(planned: Plan, candidate: Candidate, budget: int, length: int) -> bool:
+    if planned.used + length > budget:
         return False
-    planned.used += candidate.manifest_length
+    planned.used += length
     planned.manifest_size += 1
     planned.placed.append((candidate, False))
     return True
@@ -132,7 +150,6 @@ def deliver(selection: Selection, request: TaskRequest) -> Delivery:
         raise ValueError("a selection is delivered for the request it was made for")
     planned = plan(selection.candidates, selection.already_given, request)
     delivery = Delivery()
-    delivery.used = planned.used
     delivery.omitted = planned.omitted
     for candidate, in_full in planned.placed:
         if in_full:
@@ -147,14 +164,23 @@ def deliver(selection: Selection, request: TaskRequest) -> Delivery:
                 }
             )
         else:
+            compact = candidate.id in planned.compact
             delivery.manifest.append(
                 {
                     "id": candidate.id,
-                    "title": candidate.title,
-                    "summary": candidate.summary,
+                    "title": _cut(candidate.title) if compact else candidate.title,
+                    "summary": "" if compact else candidate.summary,
                     "memoryType": candidate.memory_type,
                     "whyApplied": candidate.why,
                     "applicationId": application_id(),
                 }
             )
+    # What the items hold (the plan counted a compact title at its most).
+    delivery.used = sum(len(item["text"]) for item in delivery.context) + sum(
+        len(item["title"]) + len(item["summary"]) for item in delivery.manifest
+    )
     return delivery
+
+
+def _cut(title: str) -> str:
+    return title if len(title) <= COMPACT else title[: COMPACT - 1].rstrip() + "…"

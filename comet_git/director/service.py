@@ -585,9 +585,9 @@ def render_text(data: dict[str, Any]) -> str:
         lines += ["", "## More that may apply (expand with: comet task --expand-context ID)"]
         for entry in data["manifest"]:
             why = "; ".join(entry["whyApplied"])
+            summary = f": {entry['summary']}" if entry["summary"] else ""  # none in a compact entry
             lines.append(
-                f"- {entry['id']}  {entry['title']}: {entry['summary']}"
-                f"  (why: {why}{_application(entry, ';')})"
+                f"- {entry['id']}  {entry['title']}{summary}  (why: {why}{_application(entry, ';')})"
             )
     if omitted["count"]:
         reasons = ", ".join(f"{reason}: {count}" for reason, count in omitted["reasons"].items())
