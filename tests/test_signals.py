@@ -103,6 +103,8 @@ def test_extra_set_accuracy_and_no_one_off_stored() -> None:
         ("Keep this change out of the changelog.", ONE_OFF),  # no cue, points at "this change"
         ("Use the staging database for this one query only.", ONE_OFF),
         ("Merge the branch now.", ONE_OFF),
+        ("Just for today's demo, poll the stock endpoint every second.", ONE_OFF),  # not the generic "every"
+        ("Always follow today's security guidelines.", LONG_TERM),  # "today's" alone limits nothing
         ("SQL keywords in upper case.", LONG_TERM),  # no cue, but a convention by form
         ("这次以后都先跑单元测试再提交。", LONG_TERM),
         ("以后再说吧。", ONE_OFF),  # "以后再" = later, not "from now on"

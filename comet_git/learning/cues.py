@@ -183,6 +183,8 @@ _CUE_TABLE: tuple[tuple[str, str], ...] = (
     (_LIMITER, r"\btemporar(?:y|ily)\b|\bin the meantime\b|\buntil further notice\b"),
     (_LIMITER, rf"\btoday\b(?!{_APOS}s)|\btonight\b|\btomorrow\b"),
     (_LIMITER, r"\b(?:for|during|in) (?:the|our) demo\b"),
+    # "for today's demo", "just for tonight's release": the work at hand ("today's standards" is not)
+    (_LIMITER, rf"\b(?:just |only )?for (?:today|tonight|tomorrow){_APOS}s\b"),
     (_LIMITER, rf"(?:\bnot\b|n{_APOS}t\b|\bdont\b|\bno\b)(?:[^.;!?]|\.(?=\S))*?\byet\b"),
     (_LIMITER, rf"\b(?:hold|hold off|wait|pause|freeze|park|don{_APOS}t|do not|dont)\b[^.;!?]*?\buntil\b"),
     (_LIMITER, r"\buntil\s+(?:the|this|that|we|i|it|after|tomorrow|next)\b"),
