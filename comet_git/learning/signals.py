@@ -250,36 +250,6 @@ def _type_and_class(
 # Selectors
 # ---------------------------------------------------------------------------------------------------------
 
-_OPERATION_RULES: tuple[tuple[str, re.Pattern[str]], ...] = (
-    (
-        "edit",
-        _rx(
-            r"\bwhen (?:editing|writing code|coding)\b|\bnew code\b|\bwriting code\b|\bcode you write\b"
-            r"|写代码|改代码"
-        ),
-    ),
-    (
-        "test",
-        _rx(r"\btests?\b(?!\s+plans?)|\btesting\b|\be2e\b|测试(?!方案|计划)|单测"),
-    ),
-    (
-        "commit",
-        _rx(
-            r"\b(?:before|when|after|while|on|at|prior to)\s+(?:every\s+|each\s+|any\s+|a\s+)?commit(?:s"
-            r"|ting)?\b"
-            r"|\bcommitting\b|\bcommit messages?\b|提交(?:前|时|之前|的时候|信息|消息)|(?:每次|再)提交"
-            r"|commit\s*(?:前|时)"
-        ),
-    ),
-    ("review", _rx(r"\breview(?:s|ing|ed|er|ers)?\b|评审|审查|代码审核")),
-    ("refactor", _rx(r"\brefactor\w*|重构")),
-    ("debug", _rx(r"\bdebug\w*|调试|排查")),
-    ("release", _rx(r"\breleas(?:e|es|ing)\b|发版|发布")),
-    ("docs", _rx(r"\bdocs\b(?!/)|\bdocumentation\b|\bdocstrings?\b|\breadme\b|文档")),
-    ("migrate", _rx(r"\bmigrat(?:e|es|ed|ing|ion|ions)\b|迁移")),
-    ("deploy", _rx(r"\bdeploy(?:s|ing|ed|ment|ments)?\b|部署|上线")),
-)
-
 _PHASE_RULES: tuple[tuple[str, re.Pattern[str]], ...] = (
     (
         "plan",
@@ -434,12 +404,6 @@ def _unique(items: Iterable[str]) -> tuple[str, ...]:
     return tuple(seen)
 
 
-def _mentioned_operations(text: str) -> tuple[str, ...]:
-    """The operations `text` speaks of, in any role (what kind of rule it is)."""
-    prose = _PATH_TOKEN.sub(" ", text)  # "tests/fixtures" is a path, not the test operation
-    return tuple(op for op, rx in _OPERATION_RULES if rx.search(prose))
-
-
 # An operation selector keeps a rule from every request about another operation, so a rule gets
 # one only where it is conditioned on the operation ("before committing", "in code review",
 # "部署前", "每次发版之前"), is about the operation itself ("Documentation must be in English",
@@ -447,9 +411,8 @@ def _mentioned_operations(text: str) -> tuple[str, ...]:
 # production").  A rule that merely names one keeps applying everywhere: "treat an accessibility
 # regression as a release blocker" holds while editing, "每个新的 transform 都要配一个单元测试"
 # when the transform is written.
-_OPERATION_FORMS: tuple[
-    tuple[str, str, str, str], ...
-] = (  # (operation, gerund, other English forms, Chinese)
+# (operation, its gerund, its other English forms, its Chinese words)
+_OPERATION_FORMS: tuple[tuple[str, str, str, str], ...] = (
     ("edit", "editing", r"writing code|coding", r"写代码|改代码"),
     ("test", "testing", r"tests?|e2e tests?|unit tests?|integration tests?", r"测试|单测"),
     ("commit", "committing", r"commits?", r"提交"),
@@ -702,7 +665,8 @@ def classify_signal(text: str, repository_names: Iterable[str] = ()) -> SignalDe
     rule, rest, constraints = _split_rule(clean) if kind == LONG_TERM else (clean, (), ())
     person = _person_kind(rule)
     scope, scope_reason = _scope(rule, _extract_paths(rule), person, weak, _naming(repository_names))
-    memory_type, memory_class = _type_and_class(rule, scope, person, _mentioned_operations(rule))
+    operations = _extract_operations(rule)
+    memory_type, memory_class = _type_and_class(rule, scope, person, operations)
     return SignalDecision(
         kind=kind,
         reason=reason,
@@ -712,7 +676,7 @@ def classify_signal(text: str, repository_names: Iterable[str] = ()) -> SignalDe
         memory_type=memory_type,
         memory_class=memory_class,
         paths=_scope_paths(rule),
-        operations=_extract_operations(rule),
+        operations=operations,
         phases=_extract_phases(rule),
         title=_make_title(rule),
         rule=rule,
