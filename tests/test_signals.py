@@ -104,6 +104,7 @@ def test_extra_set_accuracy_and_no_one_off_stored() -> None:
         ("Use the staging database for this one query only.", ONE_OFF),
         ("Merge the branch now.", ONE_OFF),
         ("Just for today's demo, poll the stock endpoint every second.", ONE_OFF),  # not the generic "every"
+        ("For Friday's launch, skip the canary whenever the build is green.", ONE_OFF),
         ("Always follow today's security guidelines.", LONG_TERM),  # "today's" alone limits nothing
         ("SQL keywords in upper case.", LONG_TERM),  # no cue, but a convention by form
         ("这次以后都先跑单元测试再提交。", LONG_TERM),

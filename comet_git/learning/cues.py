@@ -66,6 +66,8 @@ def _rx(pattern: str) -> re.Pattern[str]:
     return re.compile(pattern, re.IGNORECASE)
 
 
+_WEEKDAY = r"(?:mon|tues|wednes|thurs|fri|satur|sun)day"
+
 # (tier, pattern)
 _CUE_TABLE: tuple[tuple[str, str], ...] = (
     # -- masks: phrases whose words are not cues
@@ -183,8 +185,8 @@ _CUE_TABLE: tuple[tuple[str, str], ...] = (
     (_LIMITER, r"\btemporar(?:y|ily)\b|\bin the meantime\b|\buntil further notice\b"),
     (_LIMITER, rf"\btoday\b(?!{_APOS}s)|\btonight\b|\btomorrow\b"),
     (_LIMITER, r"\b(?:for|during|in) (?:the|our) demo\b"),
-    # "for today's demo", "just for tonight's release": the work at hand ("today's standards" is not)
-    (_LIMITER, rf"\b(?:just |only )?for (?:today|tonight|tomorrow){_APOS}s\b"),
+    # "for today's demo", "for Monday's pilot": one day's work ("today's standards" is no limit)
+    (_LIMITER, rf"\b(?:just |only )?for (?:today|tonight|tomorrow|{_WEEKDAY}){_APOS}s\b"),
     (_LIMITER, rf"(?:\bnot\b|n{_APOS}t\b|\bdont\b|\bno\b)(?:[^.;!?]|\.(?=\S))*?\byet\b"),
     (_LIMITER, rf"\b(?:hold|hold off|wait|pause|freeze|park|don{_APOS}t|do not|dont)\b[^.;!?]*?\buntil\b"),
     (_LIMITER, r"\buntil\s+(?:the|this|that|we|i|it|after|tomorrow|next)\b"),
