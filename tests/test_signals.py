@@ -254,6 +254,9 @@ def test_scope_type_class(text: str, scope: str, memory_type: str, memory_class:
         ),
         ("Settings come from config/settings.py, never from os.getenv.", ()),
         ("这里用 pnpm，不要提交 package-lock.json。", ()),
+        ("这里用 pnpm，不要提交 package-lock.json 或 yarn.lock。", ()),  # a list takes its first's role
+        ("Never commit .env or secrets.json.", ()),
+        ("Run mypy on src/api and src/billing before committing.", ("src/api/**", "src/billing/**")),
         ("新增设备类型的话，要在 internal/registry/devices.go 里注册。", ()),
         ("改了对外 API 就得同步更新 docs/api.md。", ()),
         ("Tests live next to the code, foo.test.ts beside foo.ts.", ()),

@@ -385,16 +385,25 @@ _ELSEWHERE_AFTER = re.compile(r"^\s*(?:里|中|下|内)?\s*(?:注册|添加|登�
 _PLACEHOLDER_FILE = re.compile(r"^(?:foo|bar|baz|xxx|xx|example|sample|my)(?:[._-]|$)", re.IGNORECASE)
 
 
+# Between two paths of one list ("package-lock.json 或 yarn.lock", "a.py, b.py and c.py"): the second
+# is named in the role of the first.
+_PATH_LIST = re.compile(r"\s*(?:,|，|、|/|或者?|和|及|以及|or|and|,\s*(?:or|and))\s*", re.IGNORECASE)
+
+
 def _scope_paths(text: str) -> tuple[str, ...]:
     """The paths `text` names where its rule applies (see _ELSEWHERE_BEFORE): its paths selector."""
-    return _unique(
-        glob
-        for start, end, glob in _path_mentions(text)
-        if not _ELSEWHERE_BEFORE.search(text[max(0, start - 60) : start])
-        and not _ELSEWHERE_AFTER.match(text[end:])
-        and not _PLACEHOLDER_FILE.match(glob.rpartition("/")[2])
-        and text[end : end + 1] != "{"  # a template ("devices/{tenant}/up"), not a path
-    )
+    kept: list[str] = []
+    elsewhere_until = -1  # where the last path named as elsewhere ends
+    for start, end, glob in _path_mentions(text):
+        if (
+            (elsewhere_until >= 0 and _PATH_LIST.fullmatch(text[elsewhere_until:start]))
+            or _ELSEWHERE_BEFORE.search(text[max(0, start - 60) : start])
+            or _ELSEWHERE_AFTER.match(text[end:])
+        ):
+            elsewhere_until = end
+        elif not _PLACEHOLDER_FILE.match(glob.rpartition("/")[2]) and text[end : end + 1] != "{":
+            kept.append(glob)  # ("{": a template, "devices/{tenant}/up", not a path)
+    return _unique(kept)
 
 
 def _unique(items: Iterable[str]) -> tuple[str, ...]:
