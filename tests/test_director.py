@@ -311,6 +311,23 @@ def test_an_explicit_rule_without_selectors_stands_for_the_whole_project(repo: P
     assert everywhere not in ids(task(repo, "rename the settings page"))  # global rules never stand
 
 
+def test_standing_rules_and_operation_matches_rank_together_by_how_near_they_are(repo: Path) -> None:
+    # Neither an operation match on a rule about something else nor a standing rule says the task
+    # is about it: the one whose text is near what the best matches are about ranks first.
+    ranking = remember(
+        repo, "Ranking changes keep the golden queries.", "--task", "search", "--task", "ranking"
+    )
+    synonyms = remember(repo, "Synonyms live in one file.", "--task", "search", "--task", "synonyms")
+    other = remember(repo, "Name release branches release/X.Y.", "--task", "branch", "--operation", "review")
+    near = remember(repo, "From now on ranking and synonyms changes come with examples in this repo.")
+    data = task(repo, "look at the search change", "--operation", "review")
+    assert set(ids(data)[:2]) == {ranking, synonyms}
+    assert ids(data).index(near) < ids(data).index(other)
+    assert "its text is about what the best matches are about" in item(data, near)["whyApplied"]
+    start = task(repo, "")  # at session start the standing rules come first, as before
+    assert near in ids(start) and other not in ids(start)
+
+
 def test_an_operation_match_counts_even_when_the_keywords_differ(repo: Path) -> None:
     review = remember(repo, "Comment in the pull request, never in chat.", "--task", "pull request",
                       "--operation", "review")  # fmt: skip

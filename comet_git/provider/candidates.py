@@ -10,7 +10,7 @@ records (none of these are even read), and a record whose `paths`, `operations` 
 a dimension the request leaves out excludes nothing.
 
 A candidate is delivered only with at least one positive match, and candidates rank by the
-kind of match (their tier) first:
+kind of match (their tier) first (for a task, SELECTED and STANDING rank together: _rank_class):
 
     DIRECT    a path selector that matched, a `tasks` keyword the task mentions (or names through
               its concept), text relevant to the task, or an operation or phase selector that
@@ -273,7 +273,7 @@ def select_from(
     # Best first: by tier, then score; equal scores by id (stable sorts: faster than a key of tuples).
     chosen.sort(key=attrgetter("id"))
     chosen.sort(key=attrgetter("score"), reverse=True)
-    chosen.sort(key=attrgetter("tier"), reverse=True)
+    chosen.sort(key=_rank_class if not request.session_start else attrgetter("tier"), reverse=True)
     given = [c for c in chosen if c.id in request.already_given]
     chosen = [c for c in chosen if c.id not in request.already_given]
     if not everything:
@@ -288,6 +288,14 @@ def select_from(
     else:
         _read_texts(source, [c for c in chosen if c.reached], request)
     return Selection(chosen, excluded, len(given), request)
+
+
+def _rank_class(candidate: Candidate) -> int:
+    """What a task request ranks a candidate by before its score: its tier, except that the
+    project's standing rules and the rules whose operation or phase matched (neither says the
+    task is about them) rank together, by score: a standing rule whose text is near the task,
+    or near what the best matches are about, before an operation rule about something else."""
+    return SELECTED if candidate.tier == STANDING else candidate.tier
 
 
 class SqliteRows:
