@@ -76,10 +76,9 @@ def plan(candidates: list[Candidate], already_given: int, request: TaskRequest) 
     ahead = [c for c in others if c.reached and c.tier >= SELECTED][:RESERVED]
     # (at most half the budget: the core profile keeps the other half; where their entries in
     # full would not fit in it, the room of their titles alone)
-    reserve = sum(c.manifest_length for c in ahead if c.manifest_length <= request.budget)
-    if reserve > request.budget // 2:
-        reserve = sum(_compact_length(c) for c in ahead)
-    reserve = min(reserve, request.budget // 2)
+    fits = [c for c in ahead if c.manifest_length <= request.budget]
+    room = _entry_length if sum(map(_entry_length, fits)) <= request.budget // 2 else _compact_length
+    reserve = min(sum(map(room, fits)), request.budget // 2)
     if sum(c.text_length for c in core) + reserve <= request.budget:
         order = core
     else:  # the core items that concern the request first, then the shorter ones
@@ -92,7 +91,7 @@ def plan(candidates: list[Candidate], already_given: int, request: TaskRequest) 
             planned.omit("beyond --max-entries" if full else "over the character budget")
             continue
         if candidate in ahead:
-            reserve -= _compact_length(candidate)
+            reserve -= room(candidate)
         # In full only with room left for the manifest entries of the direct matches to come.
         if (
             in_full_left > 0
@@ -120,6 +119,10 @@ def _offer_manifest(planned: Plan, candidate: Candidate, request: TaskRequest) -
         planned.compact.add(candidate.id)
     else:
         planned.omit("over the character budget")
+
+
+def _entry_length(candidate: Candidate) -> int:
+    return candidate.manifest_length
 
 
 def _compact_length(candidate: Candidate) -> int:

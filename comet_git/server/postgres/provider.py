@@ -799,9 +799,11 @@ def refresh_terms(connection: psycopg.Connection[Any]) -> int:
                 "SELECT rowid, owner, store, state, id, markdown FROM records"
             ).fetchall()
             for rowid, owner, store, state, record_id, markdown in rows:
-                values = record_values(
-                    store, parse_record(markdown, f"records/{record_id}.md"), state, markdown
-                )
+                try:
+                    record = parse_record(markdown, f"records/{record_id}.md")
+                except CometError:  # a row the database holds badly keeps its terms; never the start
+                    continue
+                values = record_values(store, record, state, markdown)
                 connection.execute(
                     "UPDATE records SET terms = %(terms)s, fts_length = %(fts_length)s,"
                     " terms_vector = %(terms_vector)s::tsvector, tasks_vector = %(tasks_vector)s::tsvector"
