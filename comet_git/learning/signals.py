@@ -434,7 +434,7 @@ _OPERATION_FORMS: tuple[tuple[str, str, str, str], ...] = (
     ("deploy", "deploying", r"deploy(?:s|ments?)?", r"部署|上线"),
 )
 _OPERATION_FILLER = (
-    r"(?:(?:the|a|an|any|each|every|all|my|our|your|this|new|code|writing|running|doing|a new)\s+){0,2}"
+    r"(?:(?:the|a|an|any|each|every|all|my|our|your|this|new|code|writing|running|doing)\s+){0,2}"
 )
 _OPERATION_CUE = (
     r"(?:before|when|whenever|while|during|after|until|prior to|each time|every time|on|in|for)\s+"

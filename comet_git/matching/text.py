@@ -77,13 +77,19 @@ def parse_vocabulary(text: str) -> Vocabulary:
     )
 
 
-_VOCABULARY = Path(__file__).with_name("vocabulary.txt")
+VOCABULARY_FILE = Path(__file__).with_name("vocabulary.txt")
 TOKENIZER_REVISION = 1  # raised when slots() changes what it makes of a text
+
+
+@functools.cache
+def _vocabulary_bytes() -> bytes:
+    """vocabulary.txt, read once a process (for its concepts and for the digest)."""
+    return VOCABULARY_FILE.read_bytes()
 
 
 @functools.lru_cache(maxsize=1)
 def vocabulary() -> Vocabulary:
-    return parse_vocabulary(_VOCABULARY.read_text(encoding="utf-8"))
+    return parse_vocabulary(_vocabulary_bytes().decode("utf-8"))
 
 
 @functools.cache
@@ -93,7 +99,7 @@ def tokenizer_digest() -> str:
     vocabulary line would never carry that line's concept."""
     import zlib  # a few microseconds: read once a process
 
-    state = f"{TOKENIZER_REVISION}\n{_STOPWORD_TEXT}\n".encode() + _VOCABULARY.read_bytes()
+    state = f"{TOKENIZER_REVISION}\n{_STOPWORD_TEXT}\n".encode() + _vocabulary_bytes()
     return f"{TOKENIZER_REVISION}:{zlib.crc32(state):08x}"
 
 

@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import IO
 
 import comet_git
+from comet_git.matching.text import VOCABULARY_FILE
 from comet_git.warm import address
 
 IDLE_SECONDS = 600.0
@@ -109,7 +110,7 @@ def _code_changed(served: Served) -> bool:
     them, and each call's are noted when it ends)."""
     files = [getattr(module, "__file__", None) for name, module in list(sys.modules.items())
              if name.startswith("comet_git")]  # fmt: skip
-    files.append(os.path.join(os.path.dirname(comet_git.__file__), "matching", "vocabulary.txt"))  # data too
+    files.append(str(VOCABULARY_FILE))  # data too
     for file in files:
         if not file:
             continue
