@@ -430,6 +430,9 @@ class Index:
         selectors = record.selectors
         summary = record.manifest_summary  # derived from the text unless the record has one
         terms = terms_of(record.title, summary, record.text, " ".join(selectors.tasks))
+        # The keywords as tokens: a task is matched against them as tokens ("permissions" finds
+        # the keyword "permission", "权限设置" finds "权限").
+        keyword_terms = terms_of(" ".join(selectors.tasks))
         cursor = self.connection.execute(
             "INSERT INTO records(id, store, file, state, scope, project_key, memory_type, memory_class,"
             " authority, lifecycle, title, summary, tasks, version, created_at, updated_at, json,"
@@ -463,7 +466,7 @@ class Index:
                     record.title,
                     summary,
                     record.text,
-                    " ".join(selectors.tasks),
+                    keyword_terms,
                     terms,
                 ),
             )

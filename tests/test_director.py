@@ -926,6 +926,50 @@ def test_rules_that_share_keywords_with_the_best_match_come_along(repo: Path) ->
     assert "shares keywords with the best match (flag)" in item(data, naming)["whyApplied"]
 
 
+def test_the_words_of_the_request_path_say_what_the_task_is_about(repo: Path) -> None:
+    """A task done on src/features/uploads/… concerns the upload rules, whatever its words; less
+    surely than the task's own words, and a folder named for its role (handlers) tells nothing."""
+    uploads = remember(repo, "Treat uploaded file names as untrusted.", "--task", "upload")
+    said = remember(repo, "Timeouts come from one config value.", "--task", "timeout")  # said: ranks first
+    handlers = remember(repo, "Handlers stay thin.", "--task", "handler")
+    data = task(repo, "big phone photos never get through, they hit the timeout",
+                "--path", "src/features/uploads/usePresignedUpload.ts")  # fmt: skip
+    assert ids(data) == [said, uploads]
+    assert "the path is about upload" in item(data, uploads)["whyApplied"]
+    assert handlers not in ids(task(repo, "big phone photos fail", "--path", "internal/handlers/photos.go"))
+    assert uploads not in ids(task(repo, "big phone photos never get through"))  # no path, no match
+
+
+def test_rules_on_the_request_path_tell_the_kin_when_the_task_names_none(repo: Path) -> None:
+    """A handler being written concerns the authorisation rule on its folder, and with it the
+    other rules about permissions, though the task names neither."""
+    on_path = remember(repo, "Every handler checks the caller's permission first.",
+                       "--path", "internal/http/**", "--task", "permission")  # fmt: skip
+    kin = remember(repo, "Deny by default when a permission check is unclear.", "--task", "permission")
+    remember(repo, "Name flags after the behaviour.", "--task", "flag")
+    data = task(repo, "only verified partners may call the receiver", "--path", "internal/http/receiver.go")
+    assert ids(data) == [on_path, kin]
+    assert "shares keywords with the best match (permission)" in item(data, kin)["whyApplied"]
+
+
+@pytest.mark.parametrize(
+    ("keyword", "text"),
+    [
+        ("permission", "only verified partners may change the permissions of the old webhook receiver"),
+        ("重复消费", "订单服务的消费者在部署之后出现了重复消费，帮我看看日志"),
+    ],
+)
+def test_a_keyword_is_found_in_any_form_of_its_words(repo: Path, keyword: str, text: str) -> None:
+    """The index keeps the keywords as tokens, so a task that mentions one in another form (or,
+    in Chinese, inside a longer run) finds it, however little else of the task it shares."""
+    rule = remember(repo, "Deny by default.", "--task", keyword)
+    for other in ("webhook", "partner", "日志"):  # their texts share every word of the task
+        remember(repo, f"{text} ({other})", "--task", other)
+    data = task(repo, text)  # the text search alone would not find it: it shares one word with the task
+    assert rule in ids(data)
+    assert f"task mentions {keyword}" in item(data, rule)["whyApplied"]
+
+
 def test_a_non_utf8_request_path_is_answered_not_a_traceback(repo: Path) -> None:
     """The agent's entry point never fails: bytes that are not UTF-8 come back escaped."""
     import subprocess

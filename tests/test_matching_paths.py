@@ -118,3 +118,11 @@ def test_every_path_a_pattern_matches_finds_it_through_the_index_anchors() -> No
                     inside = is_dir and any(a.startswith(f"root:{path}/") for a in anchors)  # see select
                     assert anchors & keys or inside, (pattern, path, is_dir, anchors)
     assert checked > 200
+
+
+def test_path_words_keep_what_the_path_is_about() -> None:
+    assert paths.path_words("src/features/uploads/usePresignedUpload.ts") == "uploads use Presigned Upload ts"
+    assert paths.path_words("internal/http/handlers/webhooks.go") == "http webhooks go"
+    assert paths.path_words("pipeline/io/read_rows-v2.py") == "pipeline io read rows v2 py"
+    assert paths.path_words("文档/发布说明.md") == "文档 发布说明 md"
+    assert paths.path_words("src/lib/") == ""

@@ -234,3 +234,21 @@ def normalize_request_path(path: str) -> str:
     while cleaned.startswith("./"):
         cleaned = cleaned[2:]
     return cleaned.strip("/")
+
+
+# Folder names that say where code lives, or what role it plays there, not what the work is about.
+_PLACE_WORDS = frozenset({
+    "src", "lib", "libs", "app", "apps", "main", "index", "cmd", "internal", "pkg", "packages", "source",
+    "sources", "mod", "init", "components", "component", "pages", "page", "views", "view", "screens",
+    "screen",
+    "handlers", "handler", "controllers", "controller", "routes", "models", "model", "services", "service",
+    "hooks", "utils", "util", "helpers", "helper", "common", "shared", "features", "feature", "modules",
+})  # fmt: skip
+_WORD_BREAK = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")  # camelCase: usePresignedUpload -> use Presigned Upload
+
+
+def path_words(path: str) -> str:
+    """The words of a request path that may say what the work is about ("src/features/uploads/
+    usePresignedUpload.ts" -> "uploads use Presigned Upload ts")."""
+    words = re.split(r"[\W_]+", _WORD_BREAK.sub(" ", path))
+    return " ".join(word for word in words if word and word.lower() not in _PLACE_WORDS)

@@ -78,7 +78,7 @@ def parse_vocabulary(text: str) -> Vocabulary:
 
 
 VOCABULARY_FILE = Path(__file__).with_name("vocabulary.txt")
-TOKENIZER_REVISION = 1  # raised when slots() changes what it makes of a text
+TOKENIZER_REVISION = 2  # raised when slots() changes what it makes of a text, or the index keeps another form
 
 
 @functools.cache

@@ -13,8 +13,9 @@ A candidate is delivered only with at least one positive match, and candidates r
 kind of match (their tier) first (for a task, SELECTED and STANDING rank together: _rank_class):
 
     DIRECT    a path selector that matched, a `tasks` keyword the task mentions (or names through
-              its concept), text relevant to the task, or an operation or phase selector that
-              matched on a rule with no path or keyword selector (it fires on its operation alone)
+              its concept) or the request path's words do, text relevant to the task, or an
+              operation or phase selector that matched on a rule with no path or keyword selector
+              (it fires on its operation alone)
     SELECTED  an operation or phase selector that matched, on a rule with keywords or paths
     STANDING  a project's explicit, proven rule with no selector at all ("current project"); at
               session start, any proven project rule with no path or keyword selector; core profile
@@ -25,7 +26,8 @@ Score within a tier (higher first).  How well the request matches comes first:
 
     path matched                     2.0 (+0.5 per literal folder of the pattern, at most +2.0)
     operation / phase matched        2.0 / 1.0 for a rule that fires on it alone, else 1.0 / 0.5
-    each tasks keyword mentioned     2.0 (at most 4.0); named through its concept 1.5 (at most 3.0)
+    each tasks keyword mentioned     2.0 (at most 4.0); named through its concept 1.5 (at most 3.0);
+                                     else named by the path's words 1.0 (at most 2.0)
     text relevance                   4.0 * relevance (0..1: the idf-weighted share of the task's
                                      words the record contains, times its BM25 against the best);
                                      a match from LEXICAL_FLOOR, an order among the others below it
@@ -49,7 +51,7 @@ from operator import attrgetter
 from typing import Any, NamedTuple, Protocol
 
 from comet_git.matching.paths import match as path_match
-from comet_git.matching.paths import request_keys
+from comet_git.matching.paths import path_words, request_keys
 from comet_git.matching.text import Slot, TaskText, bm25_scores, coverage, fts_query, mentions, unique_slots
 from comet_git.provider import DEFAULT_BUDGET, DEFAULT_MAX_ENTRIES
 
@@ -244,7 +246,7 @@ def select_from(
     ranked: dict[int, tuple[str, Candidate | str]] = {}  # rowid -> (id, candidate or why excluded)
     read: list[tuple[Any, ...]] = []  # rows ranked before the last ones (the threaded search)
     if search is None:
-        relevance, keyword_hits = source.lexical(request.task), source.keyword_hits(request.task)
+        relevance, keyword_hits = source.lexical(request.task), source.keyword_hits(_keyword_words(request))
         rows = source.rows(stores, request, _hits(relevance, keyword_hits), everything)
     else:
         # The rows that need no search are read and ranked (as if no text were relevant)
@@ -257,7 +259,7 @@ def select_from(
         read = rows
         for row in rows:
             ranked[row[_ROWID]] = (row[0], ranker.rank(row, 0.0))
-        keyword_hits = source.keyword_hits(request.task)
+        keyword_hits = source.keyword_hits(_keyword_words(request))
         relevance = searching.result()
         relevant = [rowid for rowid, value in relevance.items() if value > 0]  # ranked again
         rows = [standing[rowid] for rowid in relevant if rowid in standing]
@@ -288,6 +290,14 @@ def select_from(
     else:
         _read_texts(source, [c for c in chosen if c.reached], request)
     return Selection(chosen, excluded, len(given), request)
+
+
+def _keyword_words(request: TaskRequest) -> str:
+    """The words whose `tasks` keywords make a row worth reading: the task's and, for a task
+    done on a path, the path's (see _Ranker.place)."""
+    if request.path is None or request.session_start:
+        return request.task
+    return f"{request.task} {path_words(request.path)}"
 
 
 def _rank_class(candidate: Candidate) -> int:
@@ -375,6 +385,10 @@ class _Ranker:
         self.session_start = request.session_start
         self.common = common  # the request's operation or phase, when most rules carry it
         self.kin: TaskText | None = None  # the keywords of the best direct matches (see _rank_kin)
+        # The path a task is done on tells what it is about ("src/uploads/…" concerns uploads),
+        # less surely than the task's own words: a keyword only it names counts half.
+        self.place = TaskText(path_words(request.path)) if request.path and not self.session_start else None
+        self.on_path: set[int] = set()  # rows whose paths selector matched the request path
 
     def rank(self, row: tuple[Any, ...], relevant: float) -> Candidate | str:
         """The candidate a row makes, or why it is excluded; `relevant` is its text relevance."""
@@ -394,6 +408,7 @@ class _Ranker:
             if matched is None:
                 return f"path {request.path} does not match its paths selector"
             why.append(f"path matches {matched}")
+            self.on_path.add(rowid)
             matches += 2.0 + min(0.5 * matched.strip("/").count("/"), 2.0)
             path_matched = True
         selected = False  # an operation or phase selector matched
@@ -422,6 +437,12 @@ class _Ranker:
             why.append("task is about " + ", ".join(meant[:3]))
             matches += min(1.5 * len(meant), 3.0)
             strong = True
+        elif tasks and self.place is not None:
+            placed = [keyword for found in mentions(self.place, tasks.split("\n")) for keyword in found]
+            if placed:
+                why.append("the path is about " + ", ".join(placed[:3]))
+                matches += min(1.0 * len(placed), 2.0)
+                strong = True
         if path_matched:
             # A rule with keywords is about something: on a path it matches, a task about something
             # else meets half of it (the path), which ranks with the selector matches.
@@ -539,6 +560,12 @@ def _rank_kin(
     best = sorted((c for c in direct if c.tasks and c.strong), key=attrgetter("score"), reverse=True)[
         :KIN_SEEDS
     ]
+    if len(best) < KIN_SEEDS:
+        # A task that names too few rules: what the work is about is told by the rules whose path
+        # matched it ("internal/http/**: authorise in the handler" for a handler being written).
+        placed = [c for _, c in ranked.values() if isinstance(c, Candidate) and c.tier == SELECTED
+                  and c.tasks and c.rowid in ranker.on_path]  # fmt: skip
+        best += sorted(placed, key=attrgetter("score"), reverse=True)[: KIN_SEEDS - len(best)]
     keywords = sorted({keyword for c in best for keyword in c.tasks.split("\n")})
     if not keywords:
         return

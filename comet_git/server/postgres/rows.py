@@ -68,6 +68,7 @@ def record_values(store: str, record: Record, state: str, markdown: str) -> dict
     selectors = record.selectors
     summary = record.manifest_summary
     terms = terms_of(record.title, summary, record.text, " ".join(selectors.tasks))
+    keyword_terms = terms_of(" ".join(selectors.tasks))  # as the local index keeps them
     tasks = "\n".join(selectors.tasks)
     return {
         "store": store,
@@ -93,10 +94,10 @@ def record_values(store: str, record: Record, state: str, markdown: str) -> dict
         "terms": terms,
         "fts_length": sum(
             len(UNICODE61_WORD.findall(text))
-            for text in (record.title, summary, record.text, " ".join(selectors.tasks), terms)
+            for text in (record.title, summary, record.text, keyword_terms, terms)
         ),
         "terms_vector": lexemes(terms.split(), positions=True),
-        "tasks_vector": lexemes(UNICODE61_WORD.findall(" ".join(selectors.tasks).lower())),
+        "tasks_vector": lexemes(keyword_terms.split()),
         "conflicts_with": list(record.conflicts_with),
         "json": record_json(record, state),
         "markdown": markdown,
