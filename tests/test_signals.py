@@ -169,6 +169,60 @@ def test_kind_without_a_cue_word(text: str, kind: str) -> None:
     assert decision.kind == kind, decision.reason
 
 
+@pytest.mark.parametrize(
+    ("text", "kind"),
+    [
+        # a question asks: its "always", "every", "以后" state no rule of the person's
+        ("Should we always rebase feature branches? I can't decide.", ONE_OFF),
+        ("Why does every docker build pull the base image again?", ONE_OFF),
+        ("If we kept every log line for a year, how big would the bucket get?", ONE_OFF),
+        ("What if we never ran the e2e suite on pull requests?", ONE_OFF),
+        ("A colleague said we should always vendor dependencies. Is that true for Go?", ONE_OFF),
+        ("有人说以后所有服务都要上 gRPC，你怎么看？", ONE_OFF),
+        ("为什么每次 npm ci 都要装十分钟？", ONE_OFF),
+        ("假如以后所有表都分区，现在的查询要怎么改？", ONE_OFF),
+        ("Help me find out why every request to /search takes two seconds.", ONE_OFF),
+        (
+            "Every time the linter runs on CI it picks another config. Which one is it using right now?",
+            ONE_OFF,
+        ),
+        # ... unless it is a complaint or a request to the agent, or the rule is said outside it
+        ("Why do you keep adding type: ignore everywhere? Fix the types instead.", LONG_TERM),
+        ("Could you always show the diff before applying it?", LONG_TERM),
+        ("为什么又把密钥写进代码了？这个项目的密钥都放 Vault。", LONG_TERM),
+        ("为啥每次都贴整个文件？以后只给改动的部分。", LONG_TERM),
+        ("Always run the migrations locally first. Does that sound sensible?", LONG_TERM),
+        # a period or a piece of work that ends outweighs even "from now on"
+        ("From now on until the release is out, every merge needs two approvals.", ONE_OFF),
+        ("From now on in this debugging session, dump the queue state after each step.", ONE_OFF),
+        ("Always squash, at least until the big refactor branch lands.", ONE_OFF),
+        ("Let's always pin versions from now on... oh wait, no, only in this lockfile.", ONE_OFF),
+        ("从现在开始到上线前，每个改动都先在预发环境验证。", ONE_OFF),
+        ("以后都这么配——不对，只有这个服务要开调试日志。", ONE_OFF),
+        # what the work is for, a sweep over the items at hand, an action for a while
+        ("For the quarterly report, render every chart in grayscale.", ONE_OFF),
+        ("Go through every stale branch and delete the merged ones.", ONE_OFF),
+        ("Pause every cron job while we migrate the database.", ONE_OFF),
+        ("把报警静默三小时，我们在切换机房。", ONE_OFF),
+        ("这份设计文档里每个接口都标上负责人。", ONE_OFF),
+        ("You always break the lockfile when you add a package. Fix it.", ONE_OFF),
+        # "这个 Unity 项目" is the project, however it is named
+        ("这个 Unity 项目的脚本都放 Assets/Scripts 下面。", LONG_TERM),
+        ("这个固件工程里禁止动态分配内存。", LONG_TERM),
+        ("Any notebook here that makes a figure for the paper records its random seed.", LONG_TERM),
+    ],
+)
+def test_kind_of_questions_and_bounded_rules(text: str, kind: str) -> None:
+    decision = classify_signal(text)
+    assert decision.kind == kind, decision.reason
+
+
+def test_a_question_is_no_cue_that_makes_a_prompt_worth_classifying() -> None:
+    assert not cues.has_cues("Is the staging cluster up?")
+    asked = classify_signal("Should we always rebase feature branches?")
+    assert "asks" in asked.reason
+
+
 def test_weak_signs_are_flagged_and_never_a_cue_of_their_own() -> None:
     weak = classify_signal("This repo uses pnpm, npm install will mess up the lockfile.")
     assert weak.kind == LONG_TERM and weak.weak and weak.cues == ()

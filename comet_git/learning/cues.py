@@ -20,6 +20,13 @@ _DURABLE = "durable"
 _LIMITER = "limiter"
 _LASTING = "lasting"
 _POINTER = "pointer"
+# A period or a piece of work that ends, said with the rule: "from now on until the release",
+# "oh wait, only for this migration", "in this debugging session".  It outweighs even a durable cue.
+_BOUNDED = "bounded"
+# A question that asks, not tells ("should we always squash?", "is it true that ... ?"), with what
+# it reports ("my lead says we should always ..."): the cue words in it state no rule of the person's
+# (see _asked_spans).  Decides as a pointer does, and like one does not make a prompt worth classifying.
+_ASKED = "asked"
 # Weak evidence of a standing rule, heard only when nothing stronger speaks: a generic condition
 # ("when you suggest shell commands"), a prohibition ("don't edit anything under generated/"), a
 # statement about the repository or the team ("this repo uses pnpm", "我们的文档站用 Docusaurus").
@@ -54,7 +61,12 @@ _ZH_WORK_ITEMS = (
 )
 _REPO_WORDS = (
     r"project|repo|repository|codebase|code base|monorepo|team|company|organi[sz]ation|org|service|app"
-    r"|application|site|package|library|product"
+    r"|application|site|package|library|product|crate|gem"
+)
+# "这个项目", "这个 React Native 项目", "这个 Unreal 项目里": the project, however it is named.
+_ZH_THIS_PROJECT = (
+    r"这(?:个|一)?\s*(?:[A-Za-z][\w.+#-]*\s*){0,3}?[\u4e00-\u9fff]{0,2}?"
+    r"(?:项目|仓库|代码库|团队|公司|工程|App|app|repo|monorepo|codebase|crate)"
 )
 
 
@@ -82,17 +94,19 @@ _CUE_TABLE: tuple[tuple[str, str], ...] = (
     (_MASK, r"\b(?:like|such as)\s+(?:this|these)(?:\s+one)?\b"),
     (_MASK, rf"\bi(?:{_APOS}m| am) an?\s+(?:bit|little|few)\b"),
     (_MASK, r"\b(?:at all|all right|first of all|after all|or later|and later)\b"),
-    (_MASK, r"这(?:个|一)?(?:项目|仓库|代码库|团队|公司)|本(?:项目|仓库)"),
+    (_MASK, _ZH_THIS_PROJECT + r"|本(?:项目|仓库)"),
     (_MASK, r"这(?:类|种|样的)|(?:这次|这个)之类|像这(?:次|个)这样"),
     (_MASK, r"首先|事先|优先|预先|原先|先进|先后|祖先"),
     # a complaint or a symptom, not a rule: "always the same mistake", "every time I open it, it crashes"
     (
         _MASK,
-        rf"\b(?:always|every ?time|each time)\s+the same\b|\bit{_APOS}?s always\b|\bi (?:always|keep) forget",
+        rf"\b(?:always|every ?time|each time)\s+the same\b|\bit{_APOS}?s always\b|\bi (?:always|keep) forget"
+        r"|\byou (?:always|keep|constantly) (?:break|breaking|mess|messing|screw|screwing)\b"
+        r"|我(?:老是|总是|一直)(?:记不住|忘|搞混|弄错)",
     ),
     (
         _MASK,
-        r"\b(?:every ?time|each time|whenever)\s+(?:i|we|you|it|the \w+)\s+(?:[\w,]+\s+){0,4}?(?:it\s+)?"
+        r"\b(?:every ?time|each time|whenever)\s+(?:i|we|you|it|the \w+)\s+(?:[\w,]+\s+){0,6}?(?:it\s+)?"
         r"(?:crash|crashes|crashed|fails|failed|breaks|broke|hangs|freezes|errors|throws|dies|times out)\b",
     ),
     (
@@ -146,6 +160,21 @@ _CUE_TABLE: tuple[tuple[str, str], ...] = (
         _DURABLE,
         r"除非我(?:另外|另行)?(?:说|讲|通知|说明|要求)|(?:能不能|可不可以|可以|麻烦|记得)以后(?!再|才)",
     ),
+    # -- bounded: a period or a piece of work that ends, however durably worded
+    (
+        _BOUNDED,
+        r"\bfrom now (?:on )?(?:until|till|through)\b|\bthen we go back\b|\bback to normal\b"
+        r"|\b(?:at least )?until\b[^.;!?]{0,40}?\b(?:lands|ships|is merged|gets merged|merges|is out|ends"
+        r"|is over|goes out|is released|is live|is back|comes back|is done|wraps up)\b"
+        r"|\b(?:in|for|during|throughout) this (?:\w+ )?(?:session|conversation|chat|investigation|sprint)\b"
+        r"|\bfor the rest of (?:this|the|today)\b",
+    ),
+    (
+        _BOUNDED,
+        r"从现在(?:开始|起)?(?:到|直到)|直到[^，。\uff1b！？]{1,16}(?:之前|前|为止|结束)|(?:到|直到)[^，。\uff1b！？]{1,10}(?:结束|为止)"
+        r"|(?:发完|上线完|合完|做完|搞完|忙完|发布完)[^，。\uff1b！？]{0,12}?(?:之前|以前|前)|(?:这个|本次|这次)会话",
+    ),
+    (_BOUNDED, r"\b(?:oh )?wait,? (?:no|actually)\b|\bactually,? (?:no|only)\b|(?:哦|啊)?不对[，,]?\s*只"),
     # -- limiters: tie the statement to the current work
     (_LIMITER, rf"\b(?:this|that|the current|current|these|those)\s+(?:one\s+)?(?:{_WORK_ITEMS})\b"),
     (
@@ -174,7 +203,8 @@ _CUE_TABLE: tuple[tuple[str, str], ...] = (
         rf"\b(?:i{_APOS}m|we{_APOS}re|i am|we are) still\b"
         rf"|\bwhile (?:we|i)(?:{_APOS}re|{_APOS}m| are| am)? (?:still )?"
         r"(?:chase|chasing|debug|debugging|investigate|investigating|fix|fixing|track|tracking|hunt|hunting"
-        r"|figure|figuring|work on|working on|test|testing)\b|期间",
+        r"|figure|figuring|work on|working on|test|testing|rotate|rotating|migrate|migrating|move|moving"
+        r"|upgrade|upgrading|switch|switching|rebuild|rebuilding)\b|期间",
     ),
     (_LIMITER, rf"\b(?:in|during|with|on|throughout) this (?!(?:{_REPO_WORDS})\b)\w+"),
     (_LIMITER, r"\b(?:these|those)\b"),
@@ -185,6 +215,30 @@ _CUE_TABLE: tuple[tuple[str, str], ...] = (
     (_LIMITER, r"\btemporar(?:y|ily)\b|\bin the meantime\b|\buntil further notice\b"),
     (_LIMITER, rf"\btoday\b(?!{_APOS}s)|\btonight\b|\btomorrow\b"),
     (_LIMITER, r"\b(?:for|during|in) (?:the|our) demo\b"),
+    # what the work is for: "for the grant report, ...", "for the investor demo build, ..."
+    (
+        _LIMITER,
+        r"(?:^|(?<=[.!?。！？;\uff1b]\s))(?:just |only )?for (?:the|our|my) (?:[\w-]+ ){0,3}"
+        r"(?:report|build|demo|presentation|talk|deadline|launch|pilot|meeting|submission|paper|slides|screenshots?|interview|workshop|audit)\b",
+    ),
+    (
+        _LIMITER,
+        r"\bbefore (?:you )?(?:hand|give|send|pass|return) (?:this|it|them)\b|\b(?:this|that) one\b"
+        r"|\b(?:fine|ok|okay|acceptable) here\b|\bin this case\b",
+    ),
+    # a sweep over the items at hand: "go through every open issue", "annotate every line"
+    (
+        _LIMITER,
+        r"^(?:please )?(?:go through|look through|comb through|triage|annotate|group|close|label|convert)"
+        r"\s+(?:all|every|each)\b",
+    ),
+    (
+        _LIMITER,
+        r"\b(?:silence|mute|pause|disable|snooze|freeze|stop|hold)\b[^.;!?]{0,30}\bfor (?:the next )?"
+        r"(?:an?|one|two|three|a few|several|\d+) (?:hours?|minutes?|mins)\b"
+        r"|(?:静默|暂停|关掉|关闭|停掉|屏蔽|禁用|冻结)[^，。\uff1b！？]{0,12}?(?:[一两三四五六七八九十半几]|\d+)\s*个?(?:小时|分钟)",
+    ),
+    (_LIMITER, r"这(?:份|篇|张|一批|批|堆)|这个\s*[^\s，。\uff1b！？]{1,20}\s*里"),
     # "for today's demo", "for Monday's pilot": one day's work ("today's standards" is no limit)
     (_LIMITER, rf"\b(?:just |only )?for (?:today|tonight|tomorrow|{_WEEKDAY}){_APOS}s\b"),
     (_LIMITER, rf"(?:\bnot\b|n{_APOS}t\b|\bdont\b|\bno\b)(?:[^.;!?]|\.(?=\S))*?\byet\b"),
@@ -324,7 +378,7 @@ _CUE_TABLE: tuple[tuple[str, str], ...] = (
         _CONDITION,
         r"(?:请|麻烦)?(?:(?<![特区分类级告识辨差个性])别(?![人的处名])|不要|不用|禁止|千万别|不许|不准)",
     ),
-    (_STANDING, r"(?:这个|本)(?:项目|仓库|代码库|工程)|我们|咱们|这边|这里的"),
+    (_STANDING, _ZH_THIS_PROJECT + r"|本(?:项目|仓库|代码库|工程)|我们|咱们|这边|这里的"),
 )
 
 
@@ -344,11 +398,98 @@ class _Hit(NamedTuple):
     end: int
 
 
+class _Questions(NamedTuple):
+    """The patterns that tell a question that asks (see _asked_spans), compiled on first use."""
+
+    sentence: re.Pattern[str]
+    asking: re.Pattern[str]
+    to_the_agent: re.Pattern[str]
+    opinion: re.Pattern[str]
+    zh_not_asking: re.Pattern[str]
+    why_clause: re.Pattern[str]
+    reported: re.Pattern[str]
+
+
+@functools.cache
+def _questions() -> _Questions:
+    return _Questions(
+        # A sentence ends at a Chinese stop or at an English one before a space ("moment.js" goes on).
+        sentence=re.compile(r"(?:[^.!?。！？]|[.!?]+(?=[^\s.!?。！？]))+(?:[.!?。！？]+|$)"),
+        # A question about the world, not of the agent: it opens with an interrogative (after a
+        # condition, perhaps) and does not address the agent ("why do you keep ...?", "can you ...?",
+        # "can we ...?" are a complaint, a request and a proposal) ...
+        asking=_rx(
+            r"^\W*(?:(?:so|and|but|ok|okay|hmm|honestly|remind me|quick question|genuine question)\W+)*"
+            r"(?:(?:if|suppose|supposing|assuming|say)\b[^,?]*,\s*)?"
+            r"(?:is|are|was|were|isn't|aren't|does|do|did|doesn't|don't|should|shall|will|would|has|have|had"
+            r"|what|which|how|why|where|who|whose|when|roughly|any idea)\b"
+        ),
+        to_the_agent=_rx(rf"\byou(?:r|rs|{_APOS}re|{_APOS}ve|{_APOS}ll)?\b|\b(?:can|could|shall) we\b"),
+        # ... or one that asks for an opinion, whoever it addresses ...
+        opinion=_rx(
+            r"\bwhat do you think\b|\bdo you think\b|\bis (?:that|this|it) (?:true|right|correct|normal"
+            r"|actually|really|best practice|overkill|a good idea)\b"
+            r"|真的假的|你怎么看|靠不靠谱|对不对|是不是真的|有没有必要|值不值得|你觉得(?:呢|怎么样|靠谱|合理|对)"
+        ),
+        # ... in Chinese: a question mark, and neither the agent addressed (你) nor a complaint (又,
+        # 老是) nor a request (能不能, 别).
+        zh_not_asking=re.compile(r"你|又|老是|总是|总把|别|不要|能不能|可不可以|能否|麻烦|请"),
+        # "help me find out why every Lambda takes 3 s to start", "帮我看看为什么每个 Lambda 冷启动都要 3 秒"
+        why_clause=_rx(
+            r"\b(?:figure out|find out|work out|see|check|look into|tell me|explain) why\b.*"
+            r"|(?:看看|看一下|查查|查一下|分析一下|找找|说说)(?:为什么|为啥|怎么会).*"
+        ),
+        reported=_rx(
+            r"\b(?:says?|said|told (?:me|us)|tells (?:me|us)|claims?|claimed|reckons?|insists?|swears?)\b"
+            r"|(?:说|认为|讲过)(?!一下|一句|话)"
+        ),
+    )
+
+
+_MAY_ASK = ("?", "\uff1f", "why", "为什么", "为啥", "怎么会")  # what a statement that asks must hold
+
+
+def _asked_spans(text: str) -> list[tuple[int, int]]:
+    """Where `text` asks rather than tells (see _ASKED): its questions, the why-clauses of its
+    requests to find something out, and, when it asks, the sentences that report what others said."""
+    lowered = text.lower()
+    if not any(word in lowered for word in _MAY_ASK):
+        return []  # most statements: no pattern compiled
+    q = _questions()
+    spans: list[tuple[int, int]] = []
+    reported: list[tuple[int, int]] = []
+    for m in q.sentence.finditer(text):
+        sentence = m.group(0)
+        if q.reported.search(sentence):
+            reported.append((m.start(), m.end()))
+        if sentence.rstrip().endswith(("?", "\uff1f")):
+            if q.opinion.search(sentence) or (
+                not q.zh_not_asking.search(sentence)
+                if _CJK.search(sentence)
+                else q.asking.search(sentence) and not q.to_the_agent.search(sentence)
+            ):
+                spans.append((m.start(), m.end()))
+        elif (why := q.why_clause.search(sentence)) and not q.zh_not_asking.search(why.group(0)):
+            spans.append((m.start() + why.start(), m.end()))
+    return spans + reported if spans else []
+
+
+_CJK = re.compile(r"[\u4e00-\u9fff]")
+
+
+# What a question still says of its own words: that it is about the work of the moment ("which
+# overlay is it using right now?").  Its words of a rule are asked, not said.
+_OF_THE_MOMENT = (_MASK, _BOUNDED, _LIMITER)
+
+
 def find_cues(text: str) -> list[_Hit]:
     raw: list[_Hit] = []
+    asked = _asked_spans(text)
     for tier, rx in _cues():
         for m in rx.finditer(text):
-            if m.end() > m.start():
+            if m.end() > m.start() and (
+                tier in _OF_THE_MOMENT or not any(a <= m.start() < b for a, b in asked)
+            ):
                 raw.append(_Hit(tier, m.group(0).strip(), m.start(), m.end()))
     masks = [h for h in raw if h.tier == _MASK]
     # A mask neutralises the cue words inside it ("this project" is no pointer), but the standing
@@ -369,6 +510,8 @@ def find_cues(text: str) -> list[_Hit]:
         if any(k.start <= h.start and h.end <= k.end and k.tier not in _WEAK for k in kept):
             continue
         kept.append(h)
+    # What is asked is no cue of its own words (left out above), and no mask or cue takes it.
+    kept += [_Hit(_ASKED, _shortened(text[start:end].strip()), start, end) for start, end in asked]
     kept.sort(key=lambda h: h.start)
     return kept
 
@@ -399,8 +542,12 @@ def might_last(text: str) -> bool:
     return any(trigger in lowered for trigger in LASTING_TRIGGERS)
 
 
+def _shortened(text: str, limit: int = 60) -> str:
+    return text if len(text) <= limit else text[: limit - 1].rstrip() + "\u2026"
+
+
 def has_cues(text: str) -> bool:
     """Whether ``text`` has a cue phrase (whitespace as classify_signal normalizes it) that can
     decide on its own: without one, the statement is a plain request.  The weak signs (a condition,
     a statement of how things are) do not count: every other prompt has one."""
-    return any(hit.tier not in (*_WEAK, _MOMENT) for hit in find_cues(" ".join(text.split())))
+    return any(hit.tier not in (*_WEAK, _MOMENT, _ASKED) for hit in find_cues(" ".join(text.split())))

@@ -24,6 +24,8 @@ from typing import NamedTuple
 
 from comet_git.learning.cues import (
     _APOS,
+    _ASKED,
+    _BOUNDED,
     _CONDITION,
     _DURABLE,
     _LASTING,
@@ -614,6 +616,11 @@ def _decide(text: str, hits: list[_Hit], person: str | None) -> _Decision:
     lasting = by_tier.get(_LASTING, [])
     conditions = by_tier.get(_CONDITION, [])
 
+    if bounded := by_tier.get(_BOUNDED):
+        reason = f"one-off: {_quote(bounded)} limits it to a period or a piece of work that ends"
+        if durable or lasting:
+            reason += f", which outweighs {_quote(durable + lasting)}"
+        return _Decision(ONE_OFF, reason)
     if durable:
         reason = f"long-term: {_quote(durable)} declares a lasting rule"
         if limiter:
@@ -626,6 +633,8 @@ def _decide(text: str, hits: list[_Hit], person: str | None) -> _Decision:
         return _Decision(ONE_OFF, reason)
     if lasting:
         return _Decision(LONG_TERM, f"long-term: {_quote(lasting)} states a lasting rule")
+    if asked := by_tier.get(_ASKED):
+        return _Decision(ONE_OFF, f"one-off: {_quote(asked)} asks; it states no rule of yours")
     if person is not None:
         return _Decision(
             LONG_TERM,
