@@ -353,6 +353,24 @@ def test_chinese_terms_reach_english_rules(repo: Path) -> None:
     assert migration in ids(task(repo, "给 orders 表加一列"))
 
 
+@pytest.mark.parametrize(
+    ("keyword", "text"),
+    [
+        ("内存", "zig build test reports leaked memory in the iterator"),
+        ("deadlock", "16 个写线程一起跑就卡死了"),
+        ("许可证", "can the model code use this GPL package?"),
+        ("serialization", "给 ObligationSpec 写一下 JSON 编解码"),
+        ("floating point", "the cooldown timer drifts, some precision problem"),
+        ("审计", "log every audit event of the override"),
+    ],
+)
+def test_concepts_of_software_work_cross_languages(repo: Path, keyword: str, text: str) -> None:
+    """The vocabulary's lines (matching/vocabulary.txt) name a concept in English and Chinese."""
+    rule = remember(repo, "Follow the team's rule for this.", "--task", keyword)
+    assert rule in ids(task(repo, text))
+    assert rule not in ids(task(repo, "rename the settings page"))
+
+
 # -- ranking ------------------------------------------------------------------------------
 
 
@@ -938,6 +956,16 @@ def test_the_words_of_the_request_path_say_what_the_task_is_about(repo: Path) ->
     assert "the path is about upload" in item(data, uploads)["whyApplied"]
     assert handlers not in ids(task(repo, "big phone photos fail", "--path", "internal/handlers/photos.go"))
     assert uploads not in ids(task(repo, "big phone photos never get through"))  # no path, no match
+
+
+def test_kin_share_keywords_in_any_form_of_their_words(repo: Path) -> None:
+    """A rule whose keyword is another form of a best match's keyword ("allocation", "allocator")
+    is its kin."""
+    best = remember(repo, "Free with errdefer in the allocator.", "--task", "allocator", "--task", "errdefer")
+    kin = remember(repo, "Every allocation has one owner.", "--task", "allocation")
+    data = task(repo, "add errdefer to the range iterator")
+    assert ids(data) == [best, kin]
+    assert "shares keywords with the best match (allocation)" in item(data, kin)["whyApplied"]
 
 
 def test_rules_on_the_request_path_tell_the_kin_when_the_task_names_none(repo: Path) -> None:

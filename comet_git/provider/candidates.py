@@ -576,12 +576,11 @@ def _rank_kin(
     hits = [rowid for rowid in source.keyword_hits(seeds) if rowid not in known]
     for row in source.rows(stores, request, hits, False, standing=False) if hits else []:
         known[row[_ROWID]] = row
-    words = [keyword.lower() for keyword in keywords]
     _order_by_seeds(ranked, source.lexical(seeds))
     for row in known.values():
-        tasks = row[_TASKS].lower()
-        if not tasks or not any(word in tasks for word in words):
-            continue  # shares no keyword: ranked as it was (a cheap test before the exact one)
+        tasks = row[_TASKS]
+        if not tasks or not mentions(ranker.kin, tasks.split("\n"))[0]:
+            continue  # shares no keyword (in any form of its words): ranked as it was
         outcome = ranked.get(row[_ROWID], ("", ""))[1]
         if isinstance(outcome, Candidate) and outcome.tier == DIRECT:
             continue
