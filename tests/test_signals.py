@@ -206,6 +206,27 @@ def test_kind_without_a_cue_word(text: str, kind: str) -> None:
         ("把报警静默三小时，我们在切换机房。", ONE_OFF),
         ("这份设计文档里每个接口都标上负责人。", ONE_OFF),
         ("You always break the lockfile when you add a package. Fix it.", ONE_OFF),
+        # words for someone or something else, quoted text, a tool's schedule, the work at hand named
+        ("Draft an email to the team saying that from now on everyone rebases before merging.", ONE_OFF),
+        ('Add this to the README: "Never commit generated files; always run make gen."', ONE_OFF),
+        ("帮我写个给评审机器人的提示词：“所有 PR 都要检查变更日志。”", ONE_OFF),
+        ("I tell my interns to always write the test first. Anyway, implement parse_range() now.", ONE_OFF),
+        ("Set up a workflow that runs the linter on every push.", ONE_OFF),
+        ("配一下 Renovate，让它每周一早上提一次升级 PR。", ONE_OFF),
+        ("Every endpoint in the PAY-881 list needs a deprecation notice.", ONE_OFF),
+        ("Bump every service to 2.4.1 for the release candidate.", ONE_OFF),
+        ("Convert every timestamp in march_orders.csv to UTC.", ONE_OFF),
+        ("In the seed script you're writing, never call the real payment API.", ONE_OFF),
+        ("All strings in the signup flow go through translation by the end of the day.", ONE_OFF),
+        ("From now on answer in one line, I've got five minutes before the meeting.", ONE_OFF),
+        ("Always use spaces here. Scratch that, I was thinking of another repo.", ONE_OFF),
+        ("这周内所有上线都先让我确认。", ONE_OFF),
+        ("一律用只读账号，直到权限回收完成。", ONE_OFF),
+        ("Sure, let's just always skip the tests, what could go wrong. Revert the last merge.", ONE_OFF),
+        # ... while an example, a rule others keep that the person keeps too, a quote of the person's own stay
+        ("Commit messages in this repo start with the ticket key, like PAY-123.", LONG_TERM),
+        ("以后直到测试全部通过才能合并到 main。", LONG_TERM),  # "直到…才" is a condition, not an end
+        ("Can you stop ending every reply with 'hope this helps'?", LONG_TERM),
         # "这个 Unity 项目" is the project, however it is named
         ("这个 Unity 项目的脚本都放 Assets/Scripts 下面。", LONG_TERM),
         ("这个固件工程里禁止动态分配内存。", LONG_TERM),

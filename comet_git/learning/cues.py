@@ -20,6 +20,9 @@ _DURABLE = "durable"
 _LIMITER = "limiter"
 _LASTING = "lasting"
 _POINTER = "pointer"
+# Words for someone or something else: a message to draft, a prompt for another bot, a rule others
+# keep ("I tell my juniors to always ..."). It outweighs even a durable cue.
+_FOR_OTHERS = "for-others"
 # A period or a piece of work that ends, said with the rule: "from now on until the release",
 # "oh wait, only for this migration", "in this debugging session".  It outweighs even a durable cue.
 _BOUNDED = "bounded"
@@ -120,7 +123,18 @@ _CUE_TABLE: tuple[tuple[str, str], ...] = (
         r"\b(?:always|never)\s+(?:fails|failing|crashes|breaks|hangs|freezes|times out|errors out|throws"
         r"|dies|flakes|works|loads|finishes|passes|returns|succeeds|shows up|gets stuck)\b",
     ),
+    (
+        _MASK,
+        r"\b(?:it|they|this|that)\s+(?:always|never)\s+\w+|\bnever have i\b|\bnever speak of\b"
+        r"|永远\S{0,3}不完|永远(?:学不会|记不住)",
+    ),
     (_MASK, r"以后的事(?:情)?(?:以后|再)|以后再说"),  # "the future can wait": the opposite of a rule
+    # an example is no work at hand: "a Jira key like PAY-123", "比如 IOT-231"
+    (
+        _MASK,
+        r"\b(?:like|e\.g\.?|such as|for example|for instance)[\s,:]+[^\s,.;]+"
+        r"|(?:比如|例如)[\s，:：]*[^\s，。]+",
+    ),
     (
         _MASK,
         r"\b(?:hate|love|like|dislike|prefer) (?:those|these|that|this)\b|\bthat (?:sort|kind) of thing\b",
@@ -166,7 +180,9 @@ _CUE_TABLE: tuple[tuple[str, str], ...] = (
         r"\bfrom now (?:on )?(?:until|till|through)\b|\bthen we go back\b|\bback to normal\b"
         r"|\b(?:at least )?until\b[^.;!?]{0,40}?\b(?:lands|ships|is merged|gets merged|merges|is out|ends"
         r"|is over|goes out|is released|is live|is back|comes back|is done|wraps up)\b"
-        r"|\b(?:in|for|during|throughout) this (?:\w+ )?(?:session|conversation|chat|investigation|sprint)\b"
+        r"|\b(?:in|for|during|throughout) this (?:\w+ )?(?:session|conversation|chat|thread|investigation"
+        r"|sprint)\b|\b(?:for )?the next (?:few|couple of|two|three|\d+) (?:messages|replies|answers|hours"
+        r"|days|commits)\b"
         r"|\bfor the rest of (?:this|the|today)\b",
     ),
     (
@@ -174,7 +190,13 @@ _CUE_TABLE: tuple[tuple[str, str], ...] = (
         r"从现在(?:开始|起)?(?:到|直到)|直到[^，。\uff1b！？]{1,16}(?:之前|前|为止|结束)|(?:到|直到)[^，。\uff1b！？]{1,10}(?:结束|为止)"
         r"|(?:发完|上线完|合完|做完|搞完|忙完|发布完)[^，。\uff1b！？]{0,12}?(?:之前|以前|前)|(?:这个|本次|这次)会话",
     ),
-    (_BOUNDED, r"\b(?:oh )?wait,? (?:no|actually)\b|\bactually,? (?:no|only)\b|(?:哦|啊)?不对[，,]?\s*只"),
+    (
+        _BOUNDED,
+        r"\b(?:oh )?wait,? (?:no|actually)\b|\bactually,? (?:no|only)\b|\bscratch that\b"
+        r"|\bforget what i (?:just )?said\b|(?:哦|啊)?不对[，,]?\s*只|我是说|我的意思是"
+        r"|\bi(?:'ve| have) (?:got )?(?:only )?(?:\d+|a few|five|ten|twenty|thirty) (?:minutes|mins|hours)\b"
+        r"|直到(?![^，。\uff1b！？]*才)",
+    ),
     # -- limiters: tie the statement to the current work
     (_LIMITER, rf"\b(?:this|that|the current|current|these|those)\s+(?:one\s+)?(?:{_WORK_ITEMS})\b"),
     (
@@ -226,11 +248,49 @@ _CUE_TABLE: tuple[tuple[str, str], ...] = (
         r"\bbefore (?:you )?(?:hand|give|send|pass|return) (?:this|it|them)\b|\b(?:this|that) one\b"
         r"|\b(?:fine|ok|okay|acceptable) here\b|\bin this case\b",
     ),
-    # a sweep over the items at hand: "go through every open issue", "annotate every line"
+    # a sweep over the items at hand: "go through every open issue", "rename every occurrence"
     (
         _LIMITER,
-        r"^(?:please )?(?:go through|look through|comb through|triage|annotate|group|close|label|convert)"
-        r"\s+(?:all|every|each)\b",
+        r"(?:^|(?<=[.!?。！？;\uff1b]\s))(?:please )?(?:go through|look through|comb through|triage|annotate"
+        r"|group|close|label|convert|rename|replace|regenerate|bump|tag)\s+(?:all|every|each)\b|(?:都|全部|一律)(?:换成|替换成)",
+    ),
+    # text for someone or something else: a message, a prompt, a note to self
+    (
+        _FOR_OTHERS,
+        r"\b(?:draft|write|compose|send|post)\s+(?:a|an|the)\s+(?:[\w-]+\s+){0,3}?(?:message|email|e-mail|note"
+        r"|reply|post|announcement|prompt|notice|memo)\b|\btell (?!me\b)\w+\b[^.;!?]{0,30}\bthat\b"
+        r"|\breply to (?!me\b)\w+|\bnote to self\b|\bnot (?:for|to) you\b"
+        r"|(?:发|写|起草)(?:个|一个|一封|一条)?[^，。\uff1b！？]{0,8}?(?:通知|消息|邮件|提示词|公告|回复)"
+        r"|\bi (?:tell|told|teach|taught|ask|asked) (?:my|our|the) \w+ to\b",
+    ),
+    # a tool set up to do something that recurs: its "every" is the tool's
+    (
+        _LIMITER,
+        r"^(?:please )?(?:set up|add|create|write|configure|make|schedule)\b[^.;!?]{0,60}?\b(?:action"
+        r"|workflow|cron|entry|job|hook|target|alias|rule|config|script|bot|renovate|dependabot|prettierrc|eslintrc"
+        r"|editorconfig)\b[^.;!?]{0,12}?\b(?:that|so|to|which)\b|^configure \w+ to\b"
+        r"|^make (?:the|a|our) (?:[\w-]+ ){0,2}(?:hook|job|bot|linter|workflow|action|pipeline|script|check)"
+        r"\b"
+        r"|^(?:帮我)?(?:配(?:一下|个|置)?|加(?:个|一个)|写(?:个|一个)|设置)[^。]{0,24}?(?:让它|让)"
+        r"|^(?:帮我)?给\s*\S+\s*配(?:个|一个|置)|在\s*\S+\s*里加(?:个|一个)",
+    ),
+    # the work at hand, named: a ticket, a release number, what you are writing now
+    (
+        _LIMITER,
+        r"(?-i:\b[A-Z][A-Z0-9]+-\d+\b)|\bv?\d+\.\d+\.\d+(?:-[\w.]+)?\b|\bv\d+\.\d+\b"
+        r"|\byou(?:'re| are) (?:writing|building|setting up|drafting|working on|making|creating|editing)\b"
+        r"|\b(?:when|before) you(?:'re| are) done\b|你(?:在|正在)(?:写|起草|改|做|搭)的",
+    ),
+    # a deadline or an event: "by the end of the day", "before the Japan launch", "这周内", "等…再"
+    (
+        _LIMITER,
+        r"\bby (?:the end of (?:the )?(?:day|week|month|sprint)|eod|tonight|tomorrow|\w+day)\b"
+        r"|\bbefore (?:the|my|our) (?:[\w-]+ ){0,2}(?:launch|demo|deadline|flight|freeze|cutover|presentation"
+        r"|talk|interview|offsite)\b|\bnext (?:week|month)\b"
+        r"|\b(?:i|we)(?:'m|'re| am| are) on (?:a|the) (?:call|meeting|flight|train|plane)\b"
+        r"|\bwhile (?:the|a|our) [\w-]+(?: [\w-]+)? (?:is|are) (?:running|going on|in progress|underway)\b"
+        r"|这周|本周|这个月|这两天|下个月|(?:周[一二三四五六日末]|月底|下周)(?:之?前)|年会|路演|答辩|等[^，。\uff1b]{1,20}再"
+        r"|接下来(?:你|的|这)|试一次|就这一次",
     ),
     (
         _LIMITER,
@@ -238,7 +298,13 @@ _CUE_TABLE: tuple[tuple[str, str], ...] = (
         r"(?:an?|one|two|three|a few|several|\d+) (?:hours?|minutes?|mins)\b"
         r"|(?:静默|暂停|关掉|关闭|停掉|屏蔽|禁用|冻结)[^，。\uff1b！？]{0,12}?(?:[一两三四五六七八九十半几]|\d+)\s*个?(?:小时|分钟)",
     ),
-    (_LIMITER, r"这(?:份|篇|张|一批|批|堆)|这个\s*[^\s，。\uff1b！？]{1,20}\s*里"),
+    (_LIMITER, r"[这那](?:份|篇|张|一批|批|堆)|这个\s*[^\s，。\uff1b！？]{1,20}\s*里"),
+    # data of one period or one export: "the churn_risk_q2 list", "orders_2019", "Q3_export.csv"
+    (
+        _LIMITER,
+        r"(?<![a-z])q[1-4](?![0-9])|(?<!\d)20[12]\d(?!\d)|_(?:jan|feb|mar|apr|jun|jul|aug|sep|oct|nov|dec)\b"
+        r"|\w\.(?:csv|xlsx?|tsv)\b",
+    ),
     # "for today's demo", "for Monday's pilot": one day's work ("today's standards" is no limit)
     (_LIMITER, rf"\b(?:just |only )?for (?:today|tonight|tomorrow|{_WEEKDAY}){_APOS}s\b"),
     (_LIMITER, rf"(?:\bnot\b|n{_APOS}t\b|\bdont\b|\bno\b)(?:[^.;!?]|\.(?=\S))*?\byet\b"),
@@ -408,6 +474,8 @@ class _Questions(NamedTuple):
     zh_not_asking: re.Pattern[str]
     why_clause: re.Pattern[str]
     reported: re.Pattern[str]
+    sarcasm: re.Pattern[str]
+    quoted: re.Pattern[str]
 
 
 @functools.cache
@@ -419,7 +487,8 @@ def _questions() -> _Questions:
         # condition, perhaps) and does not address the agent ("why do you keep ...?", "can you ...?",
         # "can we ...?" are a complaint, a request and a proposal) ...
         asking=_rx(
-            r"^\W*(?:(?:so|and|but|ok|okay|hmm|honestly|remind me|quick question|genuine question)\W+)*"
+            r"^\W*(?:(?:so|and|but|ok|okay|hmm|honestly|remind me|quick question|genuine question"
+            r"|(?:purely )?hypothetically)\W+)*"
             r"(?:(?:if|suppose|supposing|assuming|say)\b[^,?]*,\s*)?"
             r"(?:is|are|was|were|isn't|aren't|does|do|did|doesn't|don't|should|shall|will|would|has|have|had"
             r"|what|which|how|why|where|who|whose|when|roughly|any idea)\b"
@@ -439,6 +508,9 @@ def _questions() -> _Questions:
             r"\b(?:figure out|find out|work out|see|check|look into|tell me|explain) why\b.*"
             r"|(?:看看|看一下|查查|查一下|分析一下|找找|说说)(?:为什么|为啥|怎么会).*"
         ),
+        sarcasm=_rx(rf"\bwhat could (?:possibly )?go wrong\b|\byeah,? right\b|\bsure,? let{_APOS}s just\b"),
+        # words quoted at length are text to write or that was written, not said
+        quoted=re.compile(r"[\"\u201c][^\"\u201d\n]{21,400}[\"\u201d]|\u300c[^\u300d\n]{1,400}\u300d"),
         reported=_rx(
             r"\b(?:says?|said|told (?:me|us)|tells (?:me|us)|claims?|claimed|reckons?|insists?|swears?)\b"
             r"|(?:说|认为|讲过)(?!一下|一句|话)"
@@ -446,7 +518,9 @@ def _questions() -> _Questions:
     )
 
 
-_MAY_ASK = ("?", "\uff1f", "why", "为什么", "为啥", "怎么会")  # what a statement that asks must hold
+# What a statement that asks must hold (see _asked_spans): most hold none, and compile nothing.
+_MAY_ASK = ("?", "\uff1f", "why", "为什么", "为啥", "怎么会", "go wrong", "right", "just")  # fmt: skip
+_QUOTES = ('"', "\u201c", "\u300c")
 
 
 def _asked_spans(text: str) -> list[tuple[int, int]]:
@@ -471,7 +545,17 @@ def _asked_spans(text: str) -> list[tuple[int, int]]:
                 spans.append((m.start(), m.end()))
         elif (why := q.why_clause.search(sentence)) and not q.zh_not_asking.search(why.group(0)):
             spans.append((m.start() + why.start(), m.end()))
+        elif q.sarcasm.search(sentence):  # "sure, let's just always deploy on Fridays, what could go wrong"
+            spans.append((m.start(), m.end()))
     return spans + reported if spans else []
+
+
+def _quoted_spans(text: str) -> list[tuple[int, int]]:
+    """Where `text` quotes at length: words to write ("put this in CONTRIBUTING.md: \"Never commit
+    secrets.\""), or that were written (a linter's output, a doc), not said."""
+    if not any(mark in text for mark in _QUOTES):
+        return []
+    return [(m.start(), m.end()) for m in _questions().quoted.finditer(text)]
 
 
 _CJK = re.compile(r"[\u4e00-\u9fff]")
@@ -484,12 +568,11 @@ _OF_THE_MOMENT = (_MASK, _BOUNDED, _LIMITER)
 
 def find_cues(text: str) -> list[_Hit]:
     raw: list[_Hit] = []
-    asked = _asked_spans(text)
+    asked, quoted = _asked_spans(text), _quoted_spans(text)
     for tier, rx in _cues():
         for m in rx.finditer(text):
-            if m.end() > m.start() and (
-                tier in _OF_THE_MOMENT or not any(a <= m.start() < b for a, b in asked)
-            ):
+            said = tier in _OF_THE_MOMENT or not any(a <= m.start() < b for a, b in asked)
+            if m.end() > m.start() and said and not any(a <= m.start() < b for a, b in quoted):
                 raw.append(_Hit(tier, m.group(0).strip(), m.start(), m.end()))
     masks = [h for h in raw if h.tier == _MASK]
     # A mask neutralises the cue words inside it ("this project" is no pointer), but the standing

@@ -28,6 +28,7 @@ from comet_git.learning.cues import (
     _BOUNDED,
     _CONDITION,
     _DURABLE,
+    _FOR_OTHERS,
     _LASTING,
     _LIMITER,
     _MOMENT,
@@ -616,6 +617,11 @@ def _decide(text: str, hits: list[_Hit], person: str | None) -> _Decision:
     lasting = by_tier.get(_LASTING, [])
     conditions = by_tier.get(_CONDITION, [])
 
+    if for_others := by_tier.get(_FOR_OTHERS):
+        reason = f"one-off: {_quote(for_others)} is for someone or something else, not a rule for me"
+        if durable or lasting:
+            reason += f", which outweighs {_quote(durable + lasting)}"
+        return _Decision(ONE_OFF, reason)
     if bounded := by_tier.get(_BOUNDED):
         reason = f"one-off: {_quote(bounded)} limits it to a period or a piece of work that ends"
         if durable or lasting:
