@@ -567,3 +567,13 @@ def test_the_labelled_statements_with_a_lasting_cue_all_pass_the_hooks_first_che
         lasting = [hit for hit in cues.find_cues(" ".join(text.split())) if hit.tier in LASTING_TIERS]
         assert not lasting or cues.might_last(text), (text, lasting)
     assert not cues.might_last("Refactor this module so the tests pass")  # a plain request is not classified
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["这个" + "a" * 5000, "这个 " + "Ab " * 2000 + "项", "Why " + "a b " * 2000 + "?", "\u201c" + "a" * 5000],
+)
+def test_a_long_hostile_statement_is_classified_in_linear_time(text: str) -> None:
+    """No pattern backtracks without end on a long run of one kind of character (this one took
+    hours with a nested repetition in "这个 ... 项目")."""
+    assert classify_signal(text).kind == ONE_OFF

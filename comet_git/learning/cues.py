@@ -68,7 +68,7 @@ _REPO_WORDS = (
 )
 # "这个项目", "这个 React Native 项目", "这个 Unreal 项目里": the project, however it is named.
 _ZH_THIS_PROJECT = (
-    r"这(?:个|一)?\s*(?:[A-Za-z][\w.+#-]*\s*){0,3}?[\u4e00-\u9fff]{0,2}?"
+    r"这(?:个|一)?\s*(?:[A-Za-z][\w.+#-]*\s+){0,3}?[\u4e00-\u9fff]{0,2}?"
     r"(?:项目|仓库|代码库|团队|公司|工程|App|app|repo|monorepo|codebase|crate)"
 )
 
