@@ -20,6 +20,10 @@ import pytest
 
 from tests.clihelp import installed_comet, run_comet, script_interpreter
 
+# One worker runs them all: some change the installed modules' times, which any warm process
+# started by another of them would see (pyproject.toml: --dist loadgroup).
+pytestmark = pytest.mark.xdist_group("warm")
+
 REQUESTS = (
     ["task", "--json"],  # session start
     ["task", "--json", "--task", "Fix the login form validation", "--path", "src/auth/login.py"],
