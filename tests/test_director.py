@@ -958,6 +958,21 @@ def test_the_words_of_the_request_path_say_what_the_task_is_about(repo: Path) ->
     assert uploads not in ids(task(repo, "big phone photos never get through"))  # no path, no match
 
 
+def test_a_rule_about_something_else_on_the_request_path_ranks_below_the_standing_rules(repo: Path) -> None:
+    """Most rules of a project carry its main folder: a path match on a rule whose keywords the task
+    does not name says as little as a common operation."""
+    aside = remember(
+        repo, "Charts use the house theme.", "--path", "R/**", "--task", "chart", "--operation", "edit"
+    )
+    standing = remember(repo, "From now on every change in this repo keeps the changelog current.")
+    dates = remember(repo, "Dates are ISO 8601.", "--task", "date")
+    loaders = remember(repo, "Loaders log what they skip.", "--task", "loader")
+    data = task(repo, "the loader parses dates wrong", "--path", "R/etl_load.R", "--operation", "edit")
+    assert set(ids(data)[:2]) == {dates, loaders}
+    assert ids(data)[2:] == [standing, aside]
+    assert "path matches R/**" in item(data, aside)["whyApplied"]
+
+
 def test_kin_share_keywords_in_any_form_of_their_words(repo: Path) -> None:
     """A rule whose keyword is another form of a best match's keyword ("allocation", "allocator")
     is its kin."""

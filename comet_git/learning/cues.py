@@ -55,7 +55,8 @@ _WORK_ITEMS = (
     r"ticket|issue|fix|bug|feature|demo|session|patch|diff|migration|deploy|deployment|release|hotfix|"
     r"spike|prototype|experiment|sprint|week|iteration|incident|time|once|round|attempt|draft|job|build|"
     r"reply|answer|response|message|email|comment|file|function|method|class|test|script|command|csv|"
-    r"table|screen|page|endpoint|error|crash|log|output|stack trace|conversation|call|meeting"
+    r"table|screen|page|endpoint|error|crash|log|output|stack trace|conversation|call|meeting|gist|link"
+    r"|snippet|paste|screenshot"
 )
 # What a request of the moment acts on, in Chinese: "这个函数", "那个文件", "这个会话".
 _ZH_WORK_ITEMS = (
@@ -418,7 +419,7 @@ _CUE_TABLE: tuple[tuple[str, str], ...] = (
         r"\b(?:in |for )?(?:this|our) (?:repo|repository|codebase|code base|project|monorepo|team|app|service"
         r"|site|package|library)\b"
         rf"|\bhere\b(?!{_APOS}s|\s+(?:and now|is|are)\b)"
-        rf"|\bwe (?:use|don{_APOS}t|do not|never|always|squash|prefer"
+        rf"|(?<!\bif )(?<!\bunless )\bwe (?:use|don{_APOS}t|do not|never|always|squash|prefer"
         r"|follow|run|write|keep|name|put|deploy|ship|target)\b|\bour \w+(?: \w+)? (?:use|uses|are|is"
         r"|follow|follows|go|goes|live|lives|run|runs|come|comes|must|need|needs)\b",
     ),

@@ -19,7 +19,9 @@ kind of match (their tier) first (for a task, SELECTED and STANDING rank togethe
     SELECTED  an operation or phase selector that matched, on a rule with keywords or paths
     STANDING  a project's explicit, proven rule with no selector at all ("current project"); at
               session start, any proven project rule with no path or keyword selector; core profile
-    COMMON    as SELECTED, on an operation or phase that most such rules carry (common_selectors)
+    COMMON    as SELECTED, on an operation or phase that most such rules carry (common_selectors); or
+              a path that matched, on a rule about something else (the task names none of its
+              keywords, its text is not relevant): most rules of a project carry its main folder
     USED      at session start, the rules used successfully before
 
 Score within a tier (higher first).  How well the request matches comes first:
@@ -437,17 +439,20 @@ class _Ranker:
             why.append("task is about " + ", ".join(meant[:3]))
             matches += min(1.5 * len(meant), 3.0)
             strong = True
-        elif tasks and self.place is not None:
+        placed: list[str] = []
+        if tasks and not said and not meant and self.place is not None:
             placed = [keyword for found in mentions(self.place, tasks.split("\n")) for keyword in found]
             if placed:
                 why.append("the path is about " + ", ".join(placed[:3]))
                 matches += min(1.0 * len(placed), 2.0)
                 strong = True
+        aside = False  # a rule about something else, on the path of the request
         if path_matched:
             # A rule with keywords is about something: on a path it matches, a task about something
-            # else meets half of it (the path), which ranks with the selector matches.
-            if tasks and not said and not meant and relevant < LEXICAL_FLOOR:
-                selected, telling = True, True
+            # else meets half of it (the path), which says as little as a common operation: many
+            # rules of a project carry its main folder.
+            if tasks and not said and not meant and not placed and relevant < LEXICAL_FLOOR:
+                selected, aside = True, True
             else:
                 strong = True
         # Text too faintly relevant to count as a match still orders the records that match
@@ -462,6 +467,8 @@ class _Ranker:
             why.append("shares keywords with the best match (" + ", ".join(kin[:3]) + ")")
             matches += min(1.0 * len(kin), 2.0)
             selected, telling = True, True
+        elif aside:
+            telling = False  # whatever its operation: it ranks below the standing rules
         standing = self.standing(row)
         tier = self.tier(direct, selected, telling, memory_type, authority, lifecycle, standing, outcomes)
         if tier is None:
@@ -563,7 +570,7 @@ def _rank_kin(
     if len(best) < KIN_SEEDS:
         # A task that names too few rules: what the work is about is told by the rules whose path
         # matched it ("internal/http/**: authorise in the handler" for a handler being written).
-        placed = [c for _, c in ranked.values() if isinstance(c, Candidate) and c.tier == SELECTED
+        placed = [c for _, c in ranked.values() if isinstance(c, Candidate) and c.tier in (SELECTED, COMMON)
                   and c.tasks and c.rowid in ranker.on_path]  # fmt: skip
         best += sorted(placed, key=attrgetter("score"), reverse=True)[: KIN_SEEDS - len(best)]
     keywords = sorted({keyword for c in best for keyword in c.tasks.split("\n")})
