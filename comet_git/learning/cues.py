@@ -242,7 +242,8 @@ _CUE_TABLE: tuple[tuple[str, str], ...] = (
     (
         _LIMITER,
         r"(?:^|(?<=[.!?。！？;\uff1b]\s))(?:just |only )?for (?:the|our|my) (?:[\w-]+ ){0,3}"
-        r"(?:report|build|demo|presentation|talk|deadline|launch|pilot|meeting|submission|paper|slides|screenshots?|interview|workshop|audit)\b",
+        r"(?:report|build|demo|presentation|talk|deadline|launch|pilot|meeting|submission|paper|slides"
+        r"|screenshots?|interview|workshop|audit)\b",
     ),
     (
         _LIMITER,
@@ -253,13 +254,14 @@ _CUE_TABLE: tuple[tuple[str, str], ...] = (
     (
         _LIMITER,
         r"(?:^|(?<=[.!?。！？;\uff1b]\s))(?:please )?(?:go through|look through|comb through|triage|annotate"
-        r"|group|close|label|convert|rename|replace|regenerate|bump|tag)\s+(?:all|every|each)\b|(?:都|全部|一律)(?:换成|替换成)",
+        r"|group|close|label|convert|rename|replace|regenerate|bump|tag)\s+(?:all|every|each)\b"
+        r"|(?:都|全部|一律)(?:换成|替换成)",
     ),
     # text for someone or something else: a message, a prompt, a note to self
     (
         _FOR_OTHERS,
-        r"\b(?:draft|write|compose|send|post)\s+(?:a|an|the)\s+(?:[\w-]+\s+){0,3}?(?:message|email|e-mail|note"
-        r"|reply|post|announcement|prompt|notice|memo)\b|\btell (?!me\b)\w+\b[^.;!?]{0,30}\bthat\b"
+        r"\b(?:draft|write|compose|send|post)\s+(?:a|an|the)\s+(?:[\w-]+\s+){0,3}?(?:message|email|e-mail"
+        r"|note|reply|post|announcement|prompt|notice|memo)\b|\btell (?!me\b)\w+\b[^.;!?]{0,30}\bthat\b"
         r"|\breply to (?!me\b)\w+|\bnote to self\b|\bnot (?:for|to) you\b"
         r"|(?:发|写|起草)(?:个|一个|一封|一条)?[^，。\uff1b！？]{0,8}?(?:通知|消息|邮件|提示词|公告|回复)"
         r"|\bi (?:tell|told|teach|taught|ask|asked) (?:my|our|the) \w+ to\b",
@@ -268,8 +270,8 @@ _CUE_TABLE: tuple[tuple[str, str], ...] = (
     (
         _LIMITER,
         r"^(?:please )?(?:set up|add|create|write|configure|make|schedule)\b[^.;!?]{0,60}?\b(?:action"
-        r"|workflow|cron|entry|job|hook|target|alias|rule|config|script|bot|renovate|dependabot|prettierrc|eslintrc"
-        r"|editorconfig)\b[^.;!?]{0,12}?\b(?:that|so|to|which)\b|^configure \w+ to\b"
+        r"|workflow|cron|entry|job|hook|target|alias|rule|config|script|bot|renovate|dependabot|prettierrc"
+        r"|eslintrc|editorconfig)\b[^.;!?]{0,12}?\b(?:that|so|to|which)\b|^configure \w+ to\b"
         r"|^make (?:the|a|our) (?:[\w-]+ ){0,2}(?:hook|job|bot|linter|workflow|action|pipeline|script|check)"
         r"\b"
         r"|^(?:帮我)?(?:配(?:一下|个|置)?|加(?:个|一个)|写(?:个|一个)|设置)[^。]{0,24}?(?:让它|让)"

@@ -620,7 +620,7 @@ def _decide(text: str, hits: list[_Hit], person: str | None) -> _Decision:
     conditions = by_tier.get(_CONDITION, [])
 
     if for_others := by_tier.get(_FOR_OTHERS):
-        reason = f"one-off: {_quote(for_others)} is for someone or something else, not a rule for me"
+        reason = f"one-off: {_quote(for_others)} is for someone or something else; it states no rule of yours"
         if durable or lasting:
             reason += f", which outweighs {_quote(durable + lasting)}"
         return _Decision(ONE_OFF, reason)

@@ -240,9 +240,9 @@ def normalize_request_path(path: str) -> str:
 _PLACE_WORDS = frozenset({
     "src", "lib", "libs", "app", "apps", "main", "index", "cmd", "internal", "pkg", "packages", "source",
     "sources", "mod", "init", "components", "component", "pages", "page", "views", "view", "screens",
-    "screen",
-    "handlers", "handler", "controllers", "controller", "routes", "models", "model", "services", "service",
-    "hooks", "utils", "util", "helpers", "helper", "common", "shared", "features", "feature", "modules",
+    "screen", "handlers", "handler", "controllers", "controller", "routes", "models", "model", "services",
+    "service", "hooks", "utils", "util", "helpers", "helper", "common", "shared", "features", "feature",
+    "modules",
 })  # fmt: skip
 _WORD_BREAK = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")  # camelCase: usePresignedUpload -> use Presigned Upload
 

@@ -439,19 +439,20 @@ class _Ranker:
             why.append("task is about " + ", ".join(meant[:3]))
             matches += min(1.5 * len(meant), 3.0)
             strong = True
-        placed: list[str] = []
+        named_by_path: list[str] = []
         if tasks and not said and not meant and self.place is not None:
-            placed = [keyword for found in mentions(self.place, tasks.split("\n")) for keyword in found]
-            if placed:
-                why.append("the path is about " + ", ".join(placed[:3]))
-                matches += min(1.0 * len(placed), 2.0)
+            found_by_path = mentions(self.place, tasks.split("\n"))
+            named_by_path = [keyword for found in found_by_path for keyword in found]
+            if named_by_path:
+                why.append("the path is about " + ", ".join(named_by_path[:3]))
+                matches += min(1.0 * len(named_by_path), 2.0)
                 strong = True
         aside = False  # a rule about something else, on the path of the request
         if path_matched:
             # A rule with keywords is about something: on a path it matches, a task about something
             # else meets half of it (the path), which says as little as a common operation: many
             # rules of a project carry its main folder.
-            if tasks and not said and not meant and not placed and relevant < LEXICAL_FLOOR:
+            if tasks and not said and not meant and not named_by_path and relevant < LEXICAL_FLOOR:
                 selected, aside = True, True
             else:
                 strong = True
@@ -570,9 +571,9 @@ def _rank_kin(
     if len(best) < KIN_SEEDS:
         # A task that names too few rules: what the work is about is told by the rules whose path
         # matched it ("internal/http/**: authorise in the handler" for a handler being written).
-        placed = [c for _, c in ranked.values() if isinstance(c, Candidate) and c.tier in (SELECTED, COMMON)
-                  and c.tasks and c.rowid in ranker.on_path]  # fmt: skip
-        best += sorted(placed, key=attrgetter("score"), reverse=True)[: KIN_SEEDS - len(best)]
+        on_path = [c for _, c in ranked.values() if isinstance(c, Candidate) and c.tier in (SELECTED, COMMON)
+                   and c.tasks and c.rowid in ranker.on_path]  # fmt: skip
+        best += sorted(on_path, key=attrgetter("score"), reverse=True)[: KIN_SEEDS - len(best)]
     keywords = sorted({keyword for c in best for keyword in c.tasks.split("\n")})
     if not keywords:
         return
