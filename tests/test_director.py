@@ -993,6 +993,7 @@ def test_rules_on_the_request_path_tell_the_kin_when_the_task_names_none(repo: P
     data = task(repo, "only verified partners may call the receiver", "--path", "internal/http/receiver.go")
     assert ids(data) == [on_path, kin]
     assert "shares keywords with the best match (permission)" in item(data, kin)["whyApplied"]
+    assert "the best match on this path (permission)" in item(data, on_path)["whyApplied"]
 
 
 @pytest.mark.parametrize(

@@ -391,6 +391,7 @@ class _Ranker:
         # less surely than the task's own words: a keyword only it names counts half.
         self.place = TaskText(path_words(request.path)) if request.path and not self.session_start else None
         self.on_path: set[int] = set()  # rows whose paths selector matched the request path
+        self.seeds: set[int] = set()  # rows whose keywords are the kin's (see _rank_kin)
 
     def rank(self, row: tuple[Any, ...], relevant: float) -> Candidate | str:
         """The candidate a row makes, or why it is excluded; `relevant` is its text relevance."""
@@ -465,7 +466,10 @@ class _Ranker:
             strong = strong or relevant >= STRONG_RELEVANCE
         direct = strong or fired or relevant >= LEXICAL_FLOOR
         if kin and not direct:
-            why.append("shares keywords with the best match (" + ", ".join(kin[:3]) + ")")
+            if rowid in self.seeds:  # a rule of the path that tells what the task is about
+                why.append("the best match on this path (" + ", ".join(kin[:3]) + ")")
+            else:
+                why.append("shares keywords with the best match (" + ", ".join(kin[:3]) + ")")
             matches += min(1.0 * len(kin), 2.0)
             selected, telling = True, True
         elif aside:
@@ -577,6 +581,7 @@ def _rank_kin(
     keywords = sorted({keyword for c in best for keyword in c.tasks.split("\n")})
     if not keywords:
         return
+    ranker.seeds = {c.rowid for c in best}
     seeds = " ".join(keywords)
     ranker.kin = TaskText(seeds)
     # A row may have been read twice (by several of _rows's queries): rank each once.
