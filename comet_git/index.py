@@ -18,7 +18,7 @@ from typing import Any, NamedTuple
 
 from comet_git.errors import StoreError
 from comet_git.matching.paths import compile_patterns, path_anchors
-from comet_git.matching.text import terms_of, tokenizer_digest
+from comet_git.matching.text import record_terms, tokenizer_digest
 from comet_git.records.model import Record
 from comet_git.store import FILE_MODE, FileState, ensure_dir, file_lock, fsync_dir, write_failure
 
@@ -429,10 +429,7 @@ class Index:
             self.drop_record(record.id)
         selectors = record.selectors
         summary = record.manifest_summary  # derived from the text unless the record has one
-        terms = terms_of(record.title, summary, record.text, " ".join(selectors.tasks))
-        # The keywords as tokens: a task is matched against them as tokens ("permissions" finds
-        # the keyword "permission", "权限设置" finds "权限").
-        keyword_terms = terms_of(" ".join(selectors.tasks))
+        terms, keyword_terms = record_terms(record.title, summary, record.text, selectors.tasks)
         cursor = self.connection.execute(
             "INSERT INTO records(id, store, file, state, scope, project_key, memory_type, memory_class,"
             " authority, lifecycle, title, summary, tasks, version, created_at, updated_at, json,"

@@ -467,6 +467,9 @@ class _Hit(NamedTuple):
     end: int
 
 
+_CJK = re.compile(r"[\u4e00-\u9fff]")
+
+
 class _Questions(NamedTuple):
     """The patterns that tell a question that asks (see _asked_spans), compiled on first use."""
 
@@ -559,9 +562,6 @@ def _quoted_spans(text: str) -> list[tuple[int, int]]:
     if not any(mark in text for mark in _QUOTES):
         return []
     return [(m.start(), m.end()) for m in _questions().quoted.finditer(text)]
-
-
-_CJK = re.compile(r"[\u4e00-\u9fff]")
 
 
 # What a question still says of its own words: that it is about the work of the moment ("which

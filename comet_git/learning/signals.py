@@ -26,6 +26,7 @@ from comet_git.learning.cues import (
     _APOS,
     _ASKED,
     _BOUNDED,
+    _CJK,
     _CONDITION,
     _DURABLE,
     _FOR_OTHERS,
@@ -477,9 +478,6 @@ def _extract_operations(text: str) -> tuple[str, ...]:
 
 def _extract_phases(text: str) -> tuple[str, ...]:
     return tuple(ph for ph, rx in _PHASE_RULES if rx.search(text))
-
-
-_CJK = re.compile(r"[\u4e00-\u9fff]")
 
 
 # ---------------------------------------------------------------------------------------------------------

@@ -16,7 +16,7 @@ import functools
 import math
 import re
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import NamedTuple
 
@@ -152,6 +152,14 @@ def keyword_slots(keyword: str) -> tuple[Slot, ...]:
 def terms_of(*texts: str) -> str:
     """The indexed form: tokens separated by spaces."""
     return " ".join(token for text in texts for token in tokens(text))
+
+
+def record_terms(title: str, summary: str, text: str, tasks: Sequence[str]) -> tuple[str, str]:
+    """A record's indexed terms and its `tasks` keywords as tokens (both backends keep them so:
+    a task is matched against the keywords as tokens, "permissions" finding "permission")."""
+    keyword_terms = terms_of(" ".join(tasks))
+    terms = terms_of(title, summary, text)
+    return (f"{terms} {keyword_terms}" if terms and keyword_terms else terms or keyword_terms), keyword_terms
 
 
 def fts_query(text: str, column: str = "terms") -> str | None:

@@ -10,7 +10,7 @@ from typing import Any
 
 from comet_git.index import outcome_counts, record_json, word_set
 from comet_git.matching.paths import compile_patterns, path_anchors
-from comet_git.matching.text import terms_of
+from comet_git.matching.text import record_terms
 from comet_git.records.model import Record
 
 UNIX_EPOCH_JULIAN_DAY = 2440587.5
@@ -67,8 +67,7 @@ def record_values(store: str, record: Record, state: str, markdown: str) -> dict
     """The records row of `record` (without owner and id), as index.Index.put_record derives it."""
     selectors = record.selectors
     summary = record.manifest_summary
-    terms = terms_of(record.title, summary, record.text, " ".join(selectors.tasks))
-    keyword_terms = terms_of(" ".join(selectors.tasks))  # as the local index keeps them
+    terms, keyword_terms = record_terms(record.title, summary, record.text, selectors.tasks)
     tasks = "\n".join(selectors.tasks)
     return {
         "store": store,
