@@ -246,6 +246,23 @@ def test_a_token_revoked_mid_session_is_refused_from_the_next_request(
     assert token_id not in [item["id"] for item in listed["tokens"]]
 
 
+def test_a_token_file_changed_twice_in_one_clock_tick_is_read_again(tmp_path: Path) -> None:
+    """A revocation and a creation of the same size within the file system's clock tick leave the
+    file's time and size as they were: the running server's store still reads the change."""
+    from comet_git.server.tokens import TokenStore
+
+    served, admin = TokenStore(tmp_path), TokenStore(tmp_path)
+    carl, carl_entry = admin.create("carl")
+    assert served.user_of(carl) == "carl"
+    before = os.stat(served.path)
+    admin.revoke(carl_entry.id)
+    dora, _ = admin.create("dora")  # the same length of name: the same size of file
+    os.utime(served.path, ns=(before.st_atime_ns, before.st_mtime_ns))
+    assert os.stat(served.path).st_size == before.st_size
+    assert served.user_of(carl) is None
+    assert served.user_of(dora) == "dora"
+
+
 def test_http_errors_have_the_contract_shape(server: Server) -> None:
     token = new_user(server, "dora")
     auth = {BEARER: f"Bearer {token}"}

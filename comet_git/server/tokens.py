@@ -15,6 +15,7 @@ import json
 import os
 import re
 import secrets
+import time
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -24,6 +25,7 @@ from comet_git.store import atomic_write, ensure_dir, file_lock
 
 TOKEN_PATTERN = re.compile(r"\Acomet_([0-9a-f]{12})_([A-Za-z0-9_-]{43})\Z")
 USER_PATTERN = re.compile(r"\A[a-z0-9][a-z0-9._-]{0,62}\Z")
+RACY_NS = 2_000_000_000  # a file time this recent may hide a later change (coarse file-system clocks)
 
 
 class TokenEntry(NamedTuple):
@@ -57,7 +59,9 @@ class TokenStore:
         self.data = data
         self.path = data / "tokens.json"
         self.key_path = data / "server.key"
-        self._cached: tuple[tuple[int, int], dict[str, TokenEntry]] | None = None
+        # (inode, mtime, size) of the file read, its entries, and whether it was read after its
+        # time had settled (see entries)
+        self._cached: tuple[tuple[int, int, int], dict[str, TokenEntry], bool] | None = None
         self._key: bytes | None = None
 
     def _server_key(self) -> bytes:
@@ -77,11 +81,15 @@ class TokenStore:
             stat = os.stat(self.path)
         except FileNotFoundError:
             return {}
-        mark = (stat.st_mtime_ns, stat.st_size)
-        if self._cached is None or self._cached[0] != mark:
+        mark = (stat.st_ino, stat.st_mtime_ns, stat.st_size)
+        # A file changed within the clock's granularity of when it was read may have changed again
+        # since with the same time and size (a revocation and a creation in one tick): until its
+        # time is safely past, it is read each time (as git treats a "racily clean" index).
+        settled = time.time_ns() - stat.st_mtime_ns > RACY_NS
+        if self._cached is None or self._cached[0] != mark or not self._cached[2]:
             data = json.loads(self.path.read_text(encoding="utf-8"))
             found = {item["id"]: TokenEntry(**item) for item in data.get("tokens", [])}
-            self._cached = (mark, found)
+            self._cached = (mark, found, settled)
         return self._cached[1]
 
     def _write(self, entries: dict[str, TokenEntry]) -> None:
