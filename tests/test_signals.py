@@ -577,3 +577,24 @@ def test_a_long_hostile_statement_is_classified_in_linear_time(text: str) -> Non
     """No pattern backtracks without end on a long run of one kind of character (this one took
     hours with a nested repetition in "这个 ... 项目")."""
     assert classify_signal(text).kind == ONE_OFF
+
+
+_span = st.tuples(st.integers(0, 60), st.integers(0, 60)).map(sorted).map(tuple)
+
+
+@given(st.lists(_span, max_size=12), st.integers(0, 59), _span)
+def test_the_span_lookups_answer_as_the_pairwise_tests_they_replace(
+    spans: list[tuple[int, int]], at: int, asked: tuple[int, int]
+) -> None:
+    """find_cues asks whether a cue starts inside a question or a quote, meets a mask, or lies in
+    a longer cue kept before: by lookups, in logarithmic time (a prompt may hold thousands of cues)."""
+    lookup = cues._Spans(spans, 60)
+    assert lookup.holds(at) == any(a <= at < b for a, b in spans)
+    start, end = asked
+    if end > start:
+        assert lookup.meets(start, end) == any(start < b and a < end for a, b in spans if b > a)
+    reach = cues._Reach(60)
+    kept = [(a, b) for a, b in spans if b > a]
+    for a, b in kept:
+        reach.add(a, b)
+    assert (reach.furthest(start) >= end) == any(a <= start and end <= b for a, b in kept) or end <= start

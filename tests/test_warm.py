@@ -246,7 +246,13 @@ def test_a_changed_comet_is_never_served_by_the_process_started_before(
             assert server.wait(timeout=30) == 0  # and the old process left
         finally:
             os.utime(file, ns=(before.st_atime_ns, before.st_mtime_ns))
-        assert answered(tmp_path / "served.log") == [("answered", "agent-hook"), ("declined", "task")]
+        served = answered(tmp_path / "served.log")
+        if "comet-warm: left: a call's thread still runs" in (tmp_path / "served.log").read_text():
+            # On a busy machine the hook's thread may outlast the grace: the process left before
+            # the task came, which is as safe (seen on a loaded 2-core machine).
+            assert served == [("answered", "agent-hook")]
+        else:
+            assert served == [("answered", "agent-hook"), ("declined", "task")]
 
 
 def test_a_pipe_the_call_inherited_is_not_held_open_by_the_warm_process_it_starts(

@@ -9,6 +9,7 @@ classifying costs in a process that does it once.  Standard library only.
 from __future__ import annotations
 
 import functools
+import itertools
 import re
 from typing import NamedTuple
 
@@ -572,34 +573,77 @@ _OF_THE_MOMENT = (_MASK, _BOUNDED, _LIMITER)
 def find_cues(text: str) -> list[_Hit]:
     raw: list[_Hit] = []
     asked, quoted = _asked_spans(text), _quoted_spans(text)
+    in_asked, in_quoted = _Spans(asked, len(text)), _Spans(quoted, len(text))
     for tier, rx in _cues():
         for m in rx.finditer(text):
-            said = tier in _OF_THE_MOMENT or not any(a <= m.start() < b for a, b in asked)
-            if m.end() > m.start() and said and not any(a <= m.start() < b for a, b in quoted):
+            said = tier in _OF_THE_MOMENT or not in_asked.holds(m.start())
+            if m.end() > m.start() and said and not in_quoted.holds(m.start()):
                 raw.append(_Hit(tier, m.group(0).strip(), m.start(), m.end()))
-    masks = [h for h in raw if h.tier == _MASK]
+    masked = _Spans([(h.start, h.end) for h in raw if h.tier == _MASK], len(text))
     # A mask neutralises the cue words inside it ("this project" is no pointer), but the standing
     # patterns are written with the masks in mind ("in this project" is a sign of a standing rule).
-    hits = [
-        h
-        for h in raw
-        if h.tier in _WEAK
-        or (h.tier != _MASK and not any(h.start < k.end and k.start < h.end for k in masks))
-    ]
+    hits = [h for h in raw if h.tier in _WEAK or (h.tier != _MASK and not masked.meets(h.start, h.end))]
     # The longest cue wins: a cue inside a longer one ("for now" in "for now and always", "这次" in
     # "这次以后") does not count on its own.
     # The weak signs are phrases of their own: they neither swallow a cue nor get swallowed.
     kept: list[_Hit] = [h for h in hits if h.tier in _WEAK]
+    reach = _Reach(len(text))
     for h in sorted(hits, key=lambda h: (-(h.end - h.start), h.start)):
-        if h.tier in _WEAK:
-            continue
-        if any(k.start <= h.start and h.end <= k.end and k.tier not in _WEAK for k in kept):
+        if h.tier in _WEAK or reach.furthest(h.start) >= h.end:
             continue
         kept.append(h)
+        reach.add(h.start, h.end)
     # What is asked is no cue of its own words (left out above), and no mask or cue takes it.
     kept += [_Hit(_ASKED, _shortened(text[start:end].strip()), start, end) for start, end in asked]
     kept.sort(key=lambda h: h.start)
     return kept
+
+
+class _Spans:
+    """Spans of a text, asked in constant time whether one holds a position or meets a range (a
+    prompt may hold thousands of cues: pairwise tests took most of a second)."""
+
+    __slots__ = ("_covered",)
+
+    def __init__(self, spans: list[tuple[int, int]], length: int) -> None:
+        self._covered: list[int] = []  # [i]: how many of the first i characters are in a span
+        if not spans:
+            return
+        depth = [0] * (length + 1)
+        for start, end in spans:
+            if end > start:
+                depth[start] += 1
+                depth[end] -= 1
+        self._covered = [0, *itertools.accumulate(d > 0 for d in itertools.accumulate(depth[:length]))]
+
+    def holds(self, at: int) -> bool:
+        return bool(self._covered) and self._covered[at + 1] > self._covered[at]
+
+    def meets(self, start: int, end: int) -> bool:
+        return bool(self._covered) and self._covered[end] > self._covered[start]
+
+
+class _Reach:
+    """The furthest end of the spans added that start at or before a position (a Fenwick tree of
+    maxima): whether a span lies inside one added before, in logarithmic time."""
+
+    __slots__ = ("_tree",)
+
+    def __init__(self, length: int) -> None:
+        self._tree = [0] * (length + 2)
+
+    def add(self, start: int, end: int) -> None:
+        tree, at = self._tree, start + 1
+        while at < len(tree):
+            tree[at] = max(tree[at], end)
+            at += at & -at
+
+    def furthest(self, start: int) -> int:
+        tree, at, best = self._tree, start + 1, 0
+        while at > 0:
+            best = max(best, tree[at])
+            at -= at & -at
+        return best
 
 
 # What a durable or lasting cue cannot match without (lowercased substrings; checked by the tests

@@ -31,6 +31,10 @@ IDLE_SECONDS = 600.0
 PATIENCE = 1.0  # for the caller to send its request (it sends at once)
 _REQUEST_MAX = 4 << 20  # the kernel's own limit on a command line is 2 MB: more is no call
 _FINISH_SECONDS = 120.0  # a hook's worker still running (agent_hook.FINISH_TIMEOUT)
+# How long a call's threads get to end once it has answered: a thread that has handed over its
+# answer ends at once, but on a busy machine it may wait a while for the CPU, and a process that
+# stopped serving for it would leave every later call to start cold.
+_GRACE_SECONDS = 0.25
 
 
 class Served:
@@ -44,13 +48,10 @@ class Served:
         self.stamp: dict[str, int] = {}  # comet's modules as loaded: file -> modification time
         self.stale = False  # comet's files changed: serve no more
 
-    def note(self, what: str, started: float) -> None:
+    def note(self, what: str, started: float | None = None) -> None:
         if self.verbose:  # what was served, never what it said
-            print(
-                f"comet-warm: {what} in {(time.perf_counter() - started) * 1000:.1f} ms",
-                file=sys.stderr,
-                flush=True,
-            )
+            took = "" if started is None else f" in {(time.perf_counter() - started) * 1000:.1f} ms"
+            print(f"comet-warm: {what}{took}", file=sys.stderr, flush=True)
 
 
 def main(argv: list[str]) -> int:
@@ -135,6 +136,7 @@ def _serve(listener: socket.socket, served: Served, idle: float) -> None:
         if lingering:
             # A hook's worker outlived its budget and still holds the store (and this
             # process's folder and environment): take no more calls.
+            served.note("left: a call's thread still runs")
             return
 
 
@@ -142,8 +144,9 @@ def _lingering() -> bool:
     """Whether a thread of a call still runs (one that has just handed over its answer gets a
     moment to end)."""
     others = [thread for thread in threading.enumerate() if thread is not threading.current_thread()]
+    deadline = time.monotonic() + _GRACE_SECONDS
     for thread in others:
-        thread.join(0.05)
+        thread.join(max(0.0, deadline - time.monotonic()))
     return any(thread.is_alive() for thread in others)
 
 
