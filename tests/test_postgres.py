@@ -371,16 +371,22 @@ def test_migrate_applies_once_and_check_says_when_one_is_pending(postgres: Any) 
     assert again.exit_code == 0 and "up to date" in again.stdout
 
 
-def test_terms_made_by_another_tokenizer_are_made_again_when_a_server_starts(postgres: Any) -> None:
+def test_terms_made_by_another_tokenizer_are_made_again_when_a_server_starts(
+    postgres: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
     # After an upgrade whose vocabulary differs, a record's stored terms lack the new concepts:
-    # the server derives them again, once, before it serves.
+    # the server derives them again, once, before it serves (reading the records a batch at a time).
+    from comet_git.server.postgres import provider as postgres_provider
     from comet_git.server.postgres.backend import PostgresBackend
 
+    monkeypatch.setattr(postgres_provider, "REFRESH_BATCH", 2)
     url = postgres.create_database(f"tokenizer_{next(USERS)}")
     backend = PostgresBackend(url, workers=1)
+    others = [f"Name the {thing} after what it holds." for thing in ("table", "queue", "bucket", "topic")]
     try:
         provider = backend.provider_for("ana", PROJECT)
-        provider.apply(Remember(text="Every page must pass the WCAG checks.", scope="project"))
+        for text in ["Every page must pass the WCAG checks.", *others]:
+            provider.apply(Remember(text=text, scope="project"))
     finally:
         backend.close()
     with psycopg.connect(url) as connection:
@@ -391,6 +397,8 @@ def test_terms_made_by_another_tokenizer_are_made_again_when_a_server_starts(pos
     try:
         found = backend.provider_for("ana", PROJECT).query(Query(text="accessibility")).records
         assert [r.as_dict()["text"] for r in found] == ["Every page must pass the WCAG checks."]
+        named = backend.provider_for("ana", PROJECT).query(Query(text="holds")).records
+        assert sorted(r.as_dict()["text"] for r in named) == sorted(others)
     finally:
         backend.close()
     with psycopg.connect(url) as connection:

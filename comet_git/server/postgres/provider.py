@@ -779,6 +779,9 @@ def _write_postings(
     )
 
 
+REFRESH_BATCH = 500  # records read at a time when their terms are derived again
+
+
 def refresh_terms(connection: psycopg.Connection[Any]) -> int:
     """Derive every record's search terms and postings again when they were made by another
     tokenizer (a comet whose vocabulary differs): as the local index is rebuilt, or a record
@@ -794,11 +797,14 @@ def refresh_terms(connection: psycopg.Connection[Any]) -> int:
         made = connection.execute("SELECT value FROM server_settings WHERE key = 'tokenizer'").fetchone()
         if made is not None and made[0] == digest:
             return 0
-        with connection.transaction():
-            rows = connection.execute(
-                "SELECT rowid, owner, store, state, id, markdown FROM records"
-            ).fetchall()
+        done = 0
+        # Read through a server-side cursor, a batch at a time: a large database's records would
+        # not all fit in the server's memory at once.  It sees the rows as they were when opened.
+        with connection.transaction(), connection.cursor(name="comet_refresh_terms") as rows:
+            rows.itersize = REFRESH_BATCH
+            rows.execute("SELECT rowid, owner, store, state, id, markdown FROM records")
             for rowid, owner, store, state, record_id, markdown in rows:
+                done += 1
                 try:
                     record = parse_record(markdown, f"records/{record_id}.md")
                 except CometError:  # a row the database holds badly keeps its terms; never the start
@@ -816,6 +822,6 @@ def refresh_terms(connection: psycopg.Connection[Any]) -> int:
                 " ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value",
                 (digest,),
             )
-        return len(rows)
+        return done
     finally:
         connection.execute("SELECT pg_advisory_unlock(%s)", (MIGRATION_LOCK,))
