@@ -78,7 +78,7 @@ def parse_vocabulary(text: str) -> Vocabulary:
 
 
 VOCABULARY_FILE = Path(__file__).with_name("vocabulary.txt")
-TOKENIZER_REVISION = 2  # raised when slots() changes what it makes of a text, or the index keeps another form
+TOKENIZER_REVISION = 3  # raised when slots() changes what it makes of a text, or the index keeps another form
 
 
 @functools.cache
@@ -124,8 +124,7 @@ def slots(text: str) -> list[Slot]:
         if run[0] >= _CJK_START:
             previous = None
             found.extend(Slot(run[i : i + 2]) for i in range(max(len(run) - 1, 1)))
-            concepts = [c for term, cs in known.chinese.items() if term in run for c in cs]
-            found.extend(Slot(concept) for concept in dict.fromkeys(concepts))
+            found.extend(Slot(concept) for concept in _chinese_concepts(run, known.chinese))
             continue
         if previous is not None:
             joined = stem(previous + run)
@@ -136,6 +135,31 @@ def slots(text: str) -> list[Slot]:
             token = stem(run)
             found.append(Slot(token, known.english.get(token, ())))
     return found
+
+
+def _chinese_concepts(run: str, terms: dict[str, tuple[str, ...]]) -> list[str]:
+    """The concepts of the vocabulary's Chinese terms in a run of Chinese text, each once.  A term
+    inside a longer one found at the same place is not read on its own: "安装包" (an app's
+    package) holds "安装" (to install) but is no setup."""
+    spans = []
+    for term in terms:
+        at = run.find(term)
+        while at >= 0:
+            spans.append((at, at + len(term), term))
+            at = run.find(term, at + 1)
+    if len(spans) > 1:
+        # Another span holds (a, b) when one starting at a ends after b, or one starting before
+        # a ends at b or after (a run may repeat a term thousands of times: no pairwise test).
+        ends_at: dict[int, int] = {}
+        for a, b, _ in spans:
+            ends_at[a] = max(ends_at.get(a, 0), b)
+        reach_before: dict[int, int] = {}
+        furthest = 0
+        for a in sorted(ends_at):
+            reach_before[a] = furthest
+            furthest = max(furthest, ends_at[a])
+        spans = [(a, b, t) for a, b, t in spans if reach_before[a] < b and ends_at[a] <= b]
+    return list(dict.fromkeys(c for _, _, term in spans for c in terms[term]))
 
 
 def tokens(text: str) -> list[str]:

@@ -1,0 +1,21 @@
+"""The tokenizer's reading of Chinese: the vocabulary's terms found in a run of Chinese text."""
+
+from __future__ import annotations
+
+from comet_git.matching.text import _chinese_concepts, tokens
+
+TERMS = {"安装": ("setup",), "安装包": ("bundle",), "装包": ("packing",), "包大": ("large",)}
+
+
+def test_a_term_inside_a_longer_one_at_the_same_place_is_not_read_on_its_own() -> None:
+    assert _chinese_concepts("新加的安装包大了", TERMS) == ["bundle", "large"]  # 包大 overlaps, is not inside
+    assert _chinese_concepts("新加的安装包大了，再安装一次", TERMS) == ["setup", "bundle", "large"]
+    assert _chinese_concepts("先安装依赖", TERMS) == ["setup"]
+
+
+def test_a_run_that_repeats_terms_thousands_of_times_is_read_once_each() -> None:
+    assert _chinese_concepts("安装包" * 5000, TERMS) == ["bundle"]
+
+
+def test_chinese_terms_carry_their_concept_among_the_bigrams() -> None:
+    assert {"deploy", "test"} <= set(tokens("部署到线上之前先跑测试"))
