@@ -348,6 +348,16 @@ def test_word_forms_abbreviations_and_joined_words_match(repo: Path) -> None:
     assert auth in ids(task(repo, "Modify the authentication module"))
 
 
+def test_a_keyword_of_several_words_named_in_part_matches_below_the_whole(repo: Path) -> None:
+    suite = remember(repo, "Run the whole suite with FOUNDRY_PROFILE=invariant.", "--task", "invariant suite")
+    named = remember(repo, "Invariants get a handler of their own.", "--task", "invariant")
+    data = task(repo, "fuzz the vault's invariant checks")
+    assert ids(data)[-2:] == [named, suite]  # the whole keyword first
+    assert "the task names part of invariant suite" in item(data, suite)["whyApplied"]
+    assert suite in ids(task(repo, "fuzz the deposit cap", "--path", "test/invariant/DepositCap.t.sol"))
+    assert suite not in ids(task(repo, "rename the settings page"))
+
+
 def test_chinese_terms_reach_english_rules(repo: Path) -> None:
     migration = remember(repo, "Every schema migration is reversible.", "--task", "migration")
     assert migration in ids(task(repo, "给 orders 表加一列"))

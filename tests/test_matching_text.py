@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from comet_git.matching.text import _chinese_concepts, tokens
+from comet_git.matching.text import TaskText, _chinese_concepts, named_in_part, tokens
 
 TERMS = {"安装": ("setup",), "安装包": ("bundle",), "装包": ("packing",), "包大": ("large",)}
 
@@ -19,3 +19,9 @@ def test_a_run_that_repeats_terms_thousands_of_times_is_read_once_each() -> None
 
 def test_chinese_terms_carry_their_concept_among_the_bigrams() -> None:
     assert {"deploy", "test"} <= set(tokens("部署到线上之前先跑测试"))
+
+
+def test_a_keyword_of_several_words_is_named_in_part_by_a_word_long_enough_to_tell() -> None:
+    words = TaskText("fuzz the vault invariants through the api").words
+    keywords = ["invariant suite", "api versioning", "invariant", "fuzzing"]
+    assert named_in_part(words, keywords) == ["invariant suite"]  # "api" names too much; one word is whole

@@ -274,3 +274,17 @@ def mentions(task: TaskText, keywords: Iterable[str]) -> tuple[list[str], list[s
         ):
             meant.append(keyword)
     return said, meant
+
+
+PART_LENGTH = 4  # a word that names a keyword in part has this many letters (as a stem) or more
+
+
+def named_in_part(words: frozenset[str], keywords: Iterable[str]) -> list[str]:
+    """The keywords of two words or more of which `words` (tokens) hold one: a word of PART_LENGTH
+    letters or more ("invariant" of "invariant suite"; "api" or "log" would name too much)."""
+    found = []
+    for keyword in keywords:
+        wanted = keyword_slots(keyword)
+        if len(wanted) > 1 and any(len(s.token) >= PART_LENGTH and s.token in words for s in wanted):
+            found.append(keyword)
+    return found

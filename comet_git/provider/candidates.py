@@ -16,7 +16,8 @@ kind of match (their tier) first (for a task, SELECTED and STANDING rank togethe
               its concept) or the request path's words do, text relevant to the task, or an
               operation or phase selector that matched on a rule with no path or keyword selector
               (it fires on its operation alone)
-    SELECTED  an operation or phase selector that matched, on a rule with keywords or paths
+    SELECTED  an operation or phase selector that matched, on a rule with keywords or paths; or
+              a keyword of several words that the task or its path names only in part
     STANDING  a project's explicit, proven rule with no selector at all ("current project"); at
               session start, any proven project rule with no path or keyword selector; core profile
     COMMON    as SELECTED, on an operation or phase that most such rules carry (common_selectors); or
@@ -29,7 +30,8 @@ Score within a tier (higher first).  How well the request matches comes first:
     path matched                     2.0 (+0.5 per literal folder of the pattern, at most +2.0)
     operation / phase matched        2.0 / 1.0 for a rule that fires on it alone, else 1.0 / 0.5
     each tasks keyword mentioned     2.0 (at most 4.0); named through its concept 1.5 (at most 3.0);
-                                     else named by the path's words 1.0 (at most 2.0)
+                                     else named by the path's words 1.0 (at most 2.0); else a
+                                     keyword of several words named in part 1.0 (at most 2.0)
     text relevance                   4.0 * relevance (0..1: the idf-weighted share of the task's
                                      words the record contains, times its BM25 against the best);
                                      a match from LEXICAL_FLOOR, an order among the others below it
@@ -54,7 +56,16 @@ from typing import Any, NamedTuple, Protocol
 
 from comet_git.matching.paths import match as path_match
 from comet_git.matching.paths import path_words, request_keys
-from comet_git.matching.text import Slot, TaskText, bm25_scores, coverage, fts_query, mentions, unique_slots
+from comet_git.matching.text import (
+    Slot,
+    TaskText,
+    bm25_scores,
+    coverage,
+    fts_query,
+    mentions,
+    named_in_part,
+    unique_slots,
+)
 from comet_git.provider import DEFAULT_BUDGET, DEFAULT_MAX_ENTRIES
 
 # Tiers: what kind of match a candidate has.  Candidates rank by tier, then score.
@@ -390,6 +401,7 @@ class _Ranker:
         # The path a task is done on tells what it is about ("src/uploads/…" concerns uploads),
         # less surely than the task's own words: a keyword only it names counts half.
         self.place = TaskText(path_words(request.path)) if request.path and not self.session_start else None
+        self.words = self.task.words | (self.place.words if self.place is not None else frozenset())
         self.on_path: set[int] = set()  # rows whose paths selector matched the request path
         self.seeds: set[int] = set()  # rows whose keywords are the kin's (see _rank_kin)
 
@@ -448,12 +460,20 @@ class _Ranker:
                 why.append("the path is about " + ", ".join(named_by_path[:3]))
                 matches += min(1.0 * len(named_by_path), 2.0)
                 strong = True
+        # A keyword of several words that the task (or its path) names in part ("invariant" of
+        # "invariant suite"): less sure than the whole, it ranks with the operation matches.
+        named = bool(said or meant or named_by_path)
+        in_part = named_in_part(self.words, tasks.split("\n")) if tasks and not named else []
+        if in_part:
+            why.append("the task names part of " + ", ".join(in_part[:3]))
+            matches += min(1.0 * len(in_part), 2.0)
+            selected, telling = True, True
         aside = False  # a rule about something else, on the path of the request
         if path_matched:
             # A rule with keywords is about something: on a path it matches, a task about something
             # else meets half of it (the path), which says as little as a common operation: many
             # rules of a project carry its main folder.
-            if tasks and not said and not meant and not named_by_path and relevant < LEXICAL_FLOOR:
+            if tasks and not named and not in_part and relevant < LEXICAL_FLOOR:
                 selected, aside = True, True
             else:
                 strong = True
