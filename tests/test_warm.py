@@ -246,13 +246,12 @@ def test_a_changed_comet_is_never_served_by_the_process_started_before(
             assert server.wait(timeout=30) == 0  # and the old process left
         finally:
             os.utime(file, ns=(before.st_atime_ns, before.st_mtime_ns))
+        # What must hold: the old process answered the task in no way, and left.  Whether it said
+        # "declined" first depends on timing: on a loaded 2-core CI machine it twice left after the
+        # hook without the task ever reaching it (the task then ran by itself, as asserted above).
         served = answered(tmp_path / "served.log")
-        if "comet-warm: left: a call's thread still runs" in (tmp_path / "served.log").read_text():
-            # On a busy machine the hook's thread may outlast the grace: the process left before
-            # the task came, which is as safe (seen on a loaded 2-core machine).
-            assert served == [("answered", "agent-hook")]
-        else:
-            assert served == [("answered", "agent-hook"), ("declined", "task")]
+        assert served[0] == ("answered", "agent-hook")
+        assert served[1:] in ([], [("declined", "task")])
 
 
 def test_a_pipe_the_call_inherited_is_not_held_open_by_the_warm_process_it_starts(
