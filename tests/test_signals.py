@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 
 from comet_git.learning import cues, signals
 from comet_git.learning.signals import LONG_TERM, ONE_OFF, SignalDecision, classify_signal
+from comet_git.matching.text import outermost
 
 DEV_SET = Path("/work/shared/eval/signals-dev.jsonl")
 EXTRA_SET = Path(__file__).parent / "data" / "signals-extra.jsonl"
@@ -587,14 +588,16 @@ def test_the_span_lookups_answer_as_the_pairwise_tests_they_replace(
     spans: list[tuple[int, int]], at: int, asked: tuple[int, int]
 ) -> None:
     """find_cues asks whether a cue starts inside a question or a quote, meets a mask, or lies in
-    a longer cue kept before: by lookups, in logarithmic time (a prompt may hold thousands of cues)."""
+    a longer cue: by lookups and one sorted pass (a prompt may hold thousands of cues)."""
     lookup = cues._Spans(spans, 60)
     assert lookup.holds(at) == any(a <= at < b for a, b in spans)
     start, end = asked
     if end > start:
         assert lookup.meets(start, end) == any(start < b and a < end for a, b in spans if b > a)
-    reach = cues._Reach(60)
     kept = [(a, b) for a, b in spans if b > a]
-    for a, b in kept:
-        reach.add(a, b)
-    assert (reach.furthest(start) >= end) == any(a <= start and end <= b for a, b in kept) or end <= start
+    inside = [  # inside another span (of equal ones, all but the first): the pairwise definition
+        any(j != i and x <= a and b <= y and ((x, y) != (a, b) or j < i) for j, (x, y) in enumerate(kept))
+        for i, (a, b) in enumerate(kept)
+    ]
+    expected = [i for i in range(len(kept)) if not inside[i]]
+    assert outermost(kept) == cues._outermost(kept) == expected  # the tokenizer's and the cue finder's

@@ -11,6 +11,7 @@ from __future__ import annotations
 import functools
 import itertools
 import re
+from collections.abc import Sequence
 from typing import NamedTuple
 
 # ---------------------------------------------------------------------------------------------------------
@@ -586,13 +587,9 @@ def find_cues(text: str) -> list[_Hit]:
     # The longest cue wins: a cue inside a longer one ("for now" in "for now and always", "这次" in
     # "这次以后") does not count on its own.
     # The weak signs are phrases of their own: they neither swallow a cue nor get swallowed.
-    kept: list[_Hit] = [h for h in hits if h.tier in _WEAK]
-    reach = _Reach(len(text))
-    for h in sorted(hits, key=lambda h: (-(h.end - h.start), h.start)):
-        if h.tier in _WEAK or reach.furthest(h.start) >= h.end:
-            continue
-        kept.append(h)
-        reach.add(h.start, h.end)
+    cues = [h for h in hits if h.tier not in _WEAK]
+    kept = [h for h in hits if h.tier in _WEAK]
+    kept += [cues[i] for i in _outermost([(h.start, h.end) for h in cues])]
     # What is asked is no cue of its own words (left out above), and no mask or cue takes it.
     kept += [_Hit(_ASKED, _shortened(text[start:end].strip()), start, end) for start, end in asked]
     kept.sort(key=lambda h: h.start)
@@ -623,27 +620,16 @@ class _Spans:
         return bool(self._covered) and self._covered[end] > self._covered[start]
 
 
-class _Reach:
-    """The furthest end of the spans added that start at or before a position (a Fenwick tree of
-    maxima): whether a span lies inside one added before, in logarithmic time."""
-
-    __slots__ = ("_tree",)
-
-    def __init__(self, length: int) -> None:
-        self._tree = [0] * (length + 2)
-
-    def add(self, start: int, end: int) -> None:
-        tree, at = self._tree, start + 1
-        while at < len(tree):
-            tree[at] = max(tree[at], end)
-            at += at & -at
-
-    def furthest(self, start: int) -> int:
-        tree, at, best = self._tree, start + 1, 0
-        while at > 0:
-            best = max(best, tree[at])
-            at -= at & -at
-        return best
+def _outermost(spans: Sequence[tuple[int, int]]) -> list[int]:
+    """The indexes, in order, of the spans that lie inside no other one; of equal spans, the first.
+    (matching/text.py's `outermost`, which this module cannot import: hooks load it alone.)"""
+    kept: list[int] = []
+    furthest = -1  # the furthest end of the spans before, in this order: one that reaches it is inside
+    for i in sorted(range(len(spans)), key=lambda i: (spans[i][0], -spans[i][1], i)):
+        if spans[i][1] > furthest:
+            kept.append(i)
+            furthest = spans[i][1]
+    return sorted(kept)
 
 
 # What a durable or lasting cue cannot match without (lowercased substrings; checked by the tests

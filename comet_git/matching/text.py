@@ -141,25 +141,27 @@ def _chinese_concepts(run: str, terms: dict[str, tuple[str, ...]]) -> list[str]:
     """The concepts of the vocabulary's Chinese terms in a run of Chinese text, each once.  A term
     inside a longer one found at the same place is not read on its own: "安装包" (an app's
     package) holds "安装" (to install) but is no setup."""
-    spans = []
+    found = []
     for term in terms:
         at = run.find(term)
         while at >= 0:
-            spans.append((at, at + len(term), term))
+            found.append((at, at + len(term), term))
             at = run.find(term, at + 1)
-    if len(spans) > 1:
-        # Another span holds (a, b) when one starting at a ends after b, or one starting before
-        # a ends at b or after (a run may repeat a term thousands of times: no pairwise test).
-        ends_at: dict[int, int] = {}
-        for a, b, _ in spans:
-            ends_at[a] = max(ends_at.get(a, 0), b)
-        reach_before: dict[int, int] = {}
-        furthest = 0
-        for a in sorted(ends_at):
-            reach_before[a] = furthest
-            furthest = max(furthest, ends_at[a])
-        spans = [(a, b, t) for a, b, t in spans if reach_before[a] < b and ends_at[a] <= b]
-    return list(dict.fromkeys(c for _, _, term in spans for c in terms[term]))
+    kept = outermost([(start, end) for start, end, _ in found])
+    return list(dict.fromkeys(c for i in kept for c in terms[found[i][2]]))
+
+
+def outermost(spans: Sequence[tuple[int, int]]) -> list[int]:
+    """The indexes, in order, of the spans (start, end) that lie inside no other one; of equal
+    spans, the first.  One pass over them sorted, no pairwise test: a text may hold thousands
+    (a run that repeats a term, a prompt full of cues)."""
+    kept: list[int] = []
+    furthest = -1  # the furthest end of the spans before, in this order: one that reaches it is inside
+    for i in sorted(range(len(spans)), key=lambda i: (spans[i][0], -spans[i][1], i)):
+        if spans[i][1] > furthest:
+            kept.append(i)
+            furthest = spans[i][1]
+    return sorted(kept)
 
 
 def tokens(text: str) -> list[str]:
