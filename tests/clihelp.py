@@ -102,6 +102,17 @@ def stale_install(script: Path, tree: Path = TREE) -> str | None:
     )
 
 
+def wheel_layout(site: Path) -> Path:
+    """What `pip install .` of this tree puts in site-packages: hooks/, templates/ and skills/
+    become subpackages of comet_git."""
+    for part, source in PACKAGE_SOURCES.items():
+        target = site / Path(*part.split("."))
+        shutil.copytree(
+            TREE / source, target, ignore=shutil.ignore_patterns("__pycache__"), dirs_exist_ok=True
+        )
+    return site
+
+
 def script_interpreter(script: Path) -> str | None:
     with script.open("rb") as handle:
         first = handle.readline().decode("utf-8", "replace").strip()

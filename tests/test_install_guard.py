@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.clihelp import PACKAGE_SOURCES, TREE, _checked, installed_comet, stale_install
+from tests.clihelp import PACKAGE_SOURCES, TREE, _checked, installed_comet, stale_install, wheel_layout
 
 IGNORED = shutil.ignore_patterns("__pycache__")
 
@@ -24,15 +24,6 @@ def console_script(tmp_path: Path, site: Path) -> Path:
     script.write_text(f"#!{python}\nfrom comet_git.entry import main\nmain()\n")
     script.chmod(0o755)
     return script
-
-
-def wheel_layout(site: Path) -> Path:
-    """What `pip install .` of this tree puts in site-packages: hooks/, templates/ and skills/
-    become subpackages of comet_git."""
-    for part, source in PACKAGE_SOURCES.items():
-        target = site / Path(*part.split("."))
-        shutil.copytree(TREE / source, target, ignore=IGNORED, dirs_exist_ok=True)
-    return site
 
 
 def other_checkout(root: Path) -> Path:

@@ -105,12 +105,12 @@ def _preload() -> None:
     import comet_git.commands.task  # noqa: F401
 
 
-def _code_changed(served: Served) -> bool:
-    """Whether a comet module loaded here (or the vocabulary, which makes the search terms)
+def _code_changed(served: Served) -> str | None:
+    """The comet module loaded here (or the vocabulary, which makes the search terms) that
     changed on disk since it was loaded (or first seen here: calls import modules as they need
-    them, and each call's are noted when it ends)."""
-    files = [getattr(module, "__file__", None) for name, module in list(sys.modules.items())
-             if name.startswith("comet_git")]  # fmt: skip
+    them, and each call's are noted when it ends); None while none did."""
+    files: list[str | None] = [getattr(module, "__file__", None) for name, module in list(sys.modules.items())
+                               if name.startswith("comet_git")]  # fmt: skip
     files.append(str(VOCABULARY_FILE))  # data too
     for file in files:
         if not file:
@@ -118,10 +118,10 @@ def _code_changed(served: Served) -> bool:
         try:
             mtime = os.stat(file).st_mtime_ns
         except OSError:
-            return True
+            return file
         if served.stamp.setdefault(file, mtime) != mtime:
-            return True
-    return False
+            return file
+    return None
 
 
 def _serve(listener: socket.socket, served: Served, idle: float) -> None:
@@ -166,9 +166,11 @@ def _handle(connection: socket.socket, served: Served) -> bool:
         if address.peer(connection)[1] != os.getuid():
             return False  # another user's process: nothing to say to it
         fields, descriptors = _receive(connection)
-        answer = _answer(fields, descriptors, served)
+        answer, declined = _answer(fields, descriptors, served)
         connection.sendall(answer)
-        served.note(("answered " if answer[:1] == address.ANSWERED else "declined ") + _kind(fields), started)
+        served.note(
+            f"declined {_kind(fields)} ({declined})" if declined else f"answered {_kind(fields)}", started
+        )
     except OSError:
         pass  # the caller went away, or was too slow: it runs the call itself
     finally:
@@ -202,16 +204,20 @@ def _receive(connection: socket.socket) -> tuple[list[bytes] | None, list[int]]:
     return None, descriptors
 
 
-def _answer(fields: list[bytes] | None, descriptors: list[int], served: Served) -> bytes:
-    if fields is None or len(fields) < 3 or fields[0] != served.print_:
-        return address.DECLINED
-    if _code_changed(served):
+def _answer(fields: list[bytes] | None, descriptors: list[int], served: Served) -> tuple[bytes, str]:
+    """The answer to send, and why it declines ("" when it answers)."""
+    if fields is None or len(fields) < 3:
+        return address.DECLINED, "not a call"
+    if fields[0] != served.print_:
+        return address.DECLINED, "another environment"
+    changed = _code_changed(served)
+    if changed:
         served.stale = True
-        return address.DECLINED
+        return address.DECLINED, f"comet changed: {changed}"
     try:
         os.chdir(os.fsdecode(fields[1]))
     except OSError:
-        return address.DECLINED
+        return address.DECLINED, "no such folder"
     argv = [os.fsdecode(field) for field in fields[2:]]
     stdin = descriptors[0] if descriptors else None
     try:
@@ -221,11 +227,14 @@ def _answer(fields: list[bytes] | None, descriptors: list[int], served: Served) 
             output = _run(argv, stdin)
     except Exception as error:  # the caller runs the call itself, and meets the same failure there
         _log(error)
-        return address.DECLINED
+        return address.DECLINED, f"failed: {type(error).__name__}"
     if output is None:
-        return address.DECLINED
-    served.stale = _code_changed(served)  # notes the modules this call imported first
-    return address.ANSWERED + bytes([0]) + address.frame([output, b""])
+        return address.DECLINED, "not a fast call"
+    changed = _code_changed(served)  # notes the modules this call imported first
+    if changed:
+        served.stale = True
+        served.note(f"leaving: comet changed: {changed}")
+    return address.ANSWERED + bytes([0]) + address.frame([output, b""]), ""
 
 
 def _run(argv: list[str], stdin: int | None) -> bytes | None:
