@@ -909,7 +909,7 @@ def _checked(path: Path) -> str | None:
     if version != SCHEMA_VERSION:
         return f"written by another version (schema {version}, expected {SCHEMA_VERSION})"
     if not tokenized:
-        return "its search terms were made by another tokenizer (another vocabulary)"
+        return "its search terms were made by another tokenizer (another vocabulary or stemmer)"
     return None
 
 

@@ -110,7 +110,7 @@ def test_an_index_made_by_another_tokenizer_is_rebuilt(provider: LocalProvider, 
         connection.execute("UPDATE record_texts SET terms = 'stale'")
     connection.close()
     assert comet_git.index.check_integrity(home.index_path) == (
-        "its search terms were made by another tokenizer (another vocabulary)"
+        "its search terms were made by another tokenizer (another vocabulary or stemmer)"
     )
     fresh = LocalProvider(home, "acme-app-0123abcd")
     assert [r.as_dict()["text"] for r in fresh.query(Query(text="accessibility")).records] == [

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from comet_git.matching.text import TaskText, _chinese_concepts, named_in_part, tokens
 
 TERMS = {"安装": ("setup",), "安装包": ("bundle",), "装包": ("packing",), "包大": ("large",)}
@@ -25,3 +27,22 @@ def test_a_keyword_of_several_words_is_named_in_part_by_a_word_long_enough_to_te
     words = TaskText("fuzz the vault invariants through the api").words
     keywords = ["invariant suite", "api versioning", "invariant", "fuzzing"]
     assert named_in_part(words, keywords) == ["invariant suite"]  # "api" names too much; one word is whole
+
+
+def test_the_tokenizer_digest_follows_the_stemmer_release(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A new Snowball release may stem a word otherwise: an index whose terms it did not make must
+    be rebuilt (index._same_tokenizer compares this digest)."""
+    import Stemmer
+
+    from comet_git.matching import text
+
+    text.tokenizer_digest.cache_clear()
+    now = text.tokenizer_digest()
+    monkeypatch.setattr(Stemmer, "version", lambda: "99.0.0")
+    text.tokenizer_digest.cache_clear()
+    try:
+        assert text.tokenizer_digest() != now
+    finally:
+        monkeypatch.undo()
+        text.tokenizer_digest.cache_clear()
+    assert text.tokenizer_digest() == now
