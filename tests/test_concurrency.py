@@ -143,7 +143,7 @@ def test_parallel_first_use_of_a_repository(tmp_path: Path, comet_home: Path) ->
     """Several agents start in a brand-new repository at once: every command succeeds and
     every record ends up in the one project store the repository resolves to."""
     processes_per_trial = 6
-    for trial in range(10):  # the race does not show every time; one bad trial is enough
+    for trial in range(6):  # the race does not show every time; one bad trial is enough
         repo = tmp_path / f"fresh-{trial}"
         repo.mkdir()
         git(repo, "init", "-q")  # no commit, no remote: the key is random until persisted
