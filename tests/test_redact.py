@@ -270,6 +270,29 @@ def test_ordinary_text_survives(text: str) -> None:
     assert redact_text(text) == text
 
 
+# A harmless `name:` before an assignment takes the assignment as its value: it must still be seen.
+AFTER_A_LABEL = [
+    ("Staging: password=CorrectHorseBattery9", "CorrectHorseBattery9"),
+    ("db: DB_PASSWORD=tr0ub4dor9xyz", "tr0ub4dor9xyz"),
+    ('deploys: api_key = "qwertyuiopASDFGHJKL123"', "qwertyuiopASDFGHJKL123"),
+    ('prod: DB_PASSWORD: "tr0ub4dor&3xyz"', "tr0ub4dor&3xyz"),
+    ("a: b: c: password=abc12345", "abc12345"),
+    ("note: token: x9Kq2mP7vL4nR8sT", "x9Kq2mP7vL4nR8sT"),
+]
+
+
+@pytest.mark.parametrize(("text", "secret"), AFTER_A_LABEL)
+def test_an_assignment_after_a_harmless_label_is_redacted(text: str, secret: str) -> None:
+    hidden = redact_text(text)
+    assert secret not in hidden and "[REDACTED:secret]" in hidden
+    assert hidden.split(":", 1)[0] == text.split(":", 1)[0]  # the label stays
+
+
+def test_many_harmless_labels_are_not_slow_to_redact() -> None:
+    text = "step: " * 40_000 + "password=hunter2hunter2"
+    assert redact_text(text).endswith("password=[REDACTED:secret]")
+
+
 def test_a_long_run_of_word_characters_is_not_slow_to_redact() -> None:
     # Neither a backtracking blow-up nor a false hit: 200 KB without a separator comes back as it was.
     text = "token" + "a" * 200_000
@@ -357,3 +380,42 @@ def test_an_explicit_record_and_its_correction_hold_no_secret(repo: Path, comet_
         if path.is_file():
             data = path.read_bytes()
             assert npm_secret.encode() not in data and stripe_secret.encode() not in data, path
+
+
+def test_a_learning_delta_leaves_no_secret_in_its_title_statement_or_evidence(
+    repo: Path, comet_home: Path
+) -> None:
+    import json
+
+    delta = {
+        "action": "create",
+        "title": "Use this credential for staging deploys: password=CorrectHorseBattery9",
+        "statement": "Deploy staging with the token ghp_aB3dE5fG7hI9jK1lM3nO5pQ7rS9tU1vW3xY5.",
+        "memoryType": "collaboration-policy",
+        "memoryClass": "project-agreement",
+        "scope": "project",
+        "applicability": {"paths": [], "tasks": ["deploy"], "operations": [], "phases": []},
+        "evidence": [{"kind": "eval", "summary": "seen with db: DB_PASSWORD=tr0ub4dor9xyz"}],
+    }
+    document = json.dumps({"schema": "comet.learning-delta/v1", "deltas": [delta]})
+    done = invoke("memory", "apply", "--delta", "-", "--json", cwd=repo, input=document)
+    assert done.exit_code == 0, done.stderr
+    written = [path for path in comet_home.rglob("*") if path.is_file()]
+    assert any(path.suffix == ".md" and path.parent.name == "records" for path in written)
+    for secret in ("CorrectHorseBattery9", "ghp_aB3dE5fG7hI9jK1lM3nO5pQ7rS9tU1vW3xY5", "tr0ub4dor9xyz"):
+        for path in written:
+            assert secret.encode() not in path.read_bytes(), (secret, path)
+
+
+def test_a_section_typed_into_profile_md_is_stored_without_its_secret(repo: Path, comet_home: Path) -> None:
+    remembered = invoke("memory", "remember", repo, "--text", "Keep commits small.", "--scope", "project")
+    assert remembered.exit_code == 0
+    [profile] = [path for path in comet_home.rglob("profile.md") if "projects" in path.parts]
+    token = "ghp_aB3dE5fG7hI9jK1lM3nO5pQ7rS9tU1vW3xY5"
+    profile.write_text(profile.read_text() + f"\n### Deploy token\n\nDeploy with the token {token} here.\n")
+    listed = invoke("memory", "list", repo, "--json")
+    assert listed.exit_code == 0, listed.stderr
+    assert any("Deploy with the token [REDACTED" in record["text"] for record in listed.json()["records"])
+    for path in comet_home.rglob("*"):
+        if path.is_file():
+            assert token.encode() not in path.read_bytes(), path

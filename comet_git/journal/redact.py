@@ -258,8 +258,27 @@ def _redact_with(text: str, needles: tuple[tuple[str, tuple[int, ...]], ...]) ->
         if number < len(KINDS):
             text = re.sub(KINDS[number].pattern, partial(_hidden, label=KINDS[number].label), text)
         else:
-            text = re.sub(ASSIGNMENT.pattern, _hide_value, text)
+            text = _hide_assignments(text)
     return text
+
+
+def _hide_assignments(text: str) -> str:
+    """Every assignment's secret value hidden.  Where a match is no secret's, the search goes on
+    from its value, not after it: in "Staging: password=hunter22" the harmless `Staging:` takes
+    `password=hunter22` as its value, and the assignment inside must still be seen."""
+    pattern = re.compile(ASSIGNMENT.pattern)  # from re's own cache after the first text
+    kept: list[str] = []
+    at = 0
+    while (match := pattern.search(text, at)) is not None:
+        replaced = _hide_value(match)
+        if replaced == match.group(0):
+            kept.append(text[at : match.start("value")])
+            at = match.start("value")
+        else:
+            kept += [text[at : match.start()], replaced]
+            at = match.end()
+    kept.append(text[at:])
+    return "".join(kept)
 
 
 def _hidden(match: re.Match[str], label: str) -> str:

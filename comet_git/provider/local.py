@@ -749,7 +749,10 @@ def without_secrets(change: Change) -> Change:
 
     if isinstance(change, Remember):
         return change._replace(
-            text=redact_text(change.text), title=hidden(change.title), summary=hidden(change.summary)
+            text=redact_text(change.text),
+            title=hidden(change.title),
+            summary=hidden(change.summary),
+            evidence=tuple(item._replace(summary=redact_text(item.summary)) for item in change.evidence),
         )
     return change._replace(
         text=hidden(change.text), title=hidden(change.title), summary=hidden(change.summary)

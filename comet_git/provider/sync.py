@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from comet_git.errors import CometError, RecordFormatError
@@ -405,6 +405,14 @@ class StoreSync:
         self.report.changed += 1
 
     def _apply_profile(self, sections: list[profile.ProfileSection], file: str) -> None:
+        from comet_git.journal.redact import redact_text
+
+        # What is typed into profile.md is stored like what is remembered: without its secrets
+        # (the profile is then written again from the records, so the file loses them too).
+        sections = [
+            replace(section, text=redact_text(section.text), title=redact_text(section.title))
+            for section in sections
+        ]
         live = {
             view.id: record_from_json(view.as_dict())
             for view in self.index.records_in(self.store.name)
