@@ -649,12 +649,12 @@ def journal_flush(path: Path, timeout: float, as_json: bool) -> None:
 
 def request_options(function: F) -> F:
     """The request's options but --task (each command words its own), from their one declaration."""
-    from comet_git.commands.request_options import REQUEST_OPTIONS
+    from comet_git.commands.request_options import COUNT_MAX, REQUEST_OPTIONS
 
     for option in reversed(REQUEST_OPTIONS):
         count: dict[str, Any] = (
             {} if option.default is None
-            else {"type": click.IntRange(min=0), "default": option.default, "show_default": True}
+            else {"type": click.IntRange(0, COUNT_MAX), "default": option.default, "show_default": True}
         )  # fmt: skip
         function = click.option(option.flag, option.dest, metavar=option.metavar, help=option.help, **count)(
             function
@@ -1006,6 +1006,9 @@ def mcp_command(path: Path) -> None:
     """
     from comet_git.mcp_server import serve
 
+    if sys.stdin is None or sys.stdout is None:  # started with either closed: no host to serve
+        click.echo("error: stdin or stdout is closed: an MCP host talks to comet mcp over both", err=True)
+        sys.exit(1)
     try:
         serve(path)
     except CometError as error:  # stdout belongs to the protocol: errors go to stderr only

@@ -130,7 +130,16 @@ def read_layer(path: Path) -> dict[str, Value]:
     """The settings one file sets; a file with unknown keys or bad values is an error naming it."""
     if not path.exists():
         return {}
-    text = path.read_text(encoding="utf-8")
+    try:
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as error:
+        raise RecordFormatError(
+            f"not UTF-8 text (byte {error.start})",
+            file=str(path),
+            hint="save it as UTF-8, or delete it to go back to the defaults",
+        ) from None
+    except OSError as error:
+        raise RecordFormatError(f"cannot be read: {error.strerror or error}", file=str(path)) from None
     plain = _plain_settings(text)
     return plain if plain is not None else _yaml_settings(text, path)
 

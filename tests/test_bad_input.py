@@ -509,3 +509,56 @@ def test_profile_error_report_goes_away_once_fixed(
         profile.unlink()
     assert mem("list", cwd=repo)["invalid"] == []
     assert mem("status", cwd=repo)["stores"][1]["invalid"] == []
+
+
+def test_a_record_file_that_is_not_utf8_is_named_by_the_commands_that_read_it(
+    repo: Path, comet_home: Path
+) -> None:
+    made = invoke("memory", "remember", repo, "--text", "Reply briefly.", "--json")
+    record_id = json.loads(made.stdout)["record"]["id"]
+    [path] = list(comet_home.rglob(f"{record_id}.md"))
+    path.write_bytes(path.read_bytes() + b"\xff\n")
+    for args in (
+        ["memory", "forget", repo, "--id", record_id],
+        ["memory", "forget", repo, "--id", record_id, "--permanent"],
+        ["memory", "correct", repo, "--id", record_id, "--text", "Reply at length."],
+        ["memory", "export", repo],
+    ):
+        done = invoke(*args)  # in process: a traceback would raise here
+        assert done.exit_code == 1 and f"{path}: not UTF-8 text" in done.stderr, args
+    assert path.read_bytes().endswith(b"\xff\n")  # left as it was, for the user to fix
+
+
+@pytest.mark.parametrize(
+    ("command", "said"),
+    [
+        ("memory apply --delta -", "stdin is closed: there is no delta to read"),
+        ("mcp .", "stdin or stdout is closed"),
+    ],
+)
+def test_a_command_that_reads_stdin_started_without_one_says_so(repo: Path, command: str, said: str) -> None:
+    import subprocess
+
+    from tests.clihelp import installed_comet
+
+    done = subprocess.run(
+        ["sh", "-c", f"'{installed_comet()}' {command} <&-"],
+        cwd=repo,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 1 and said in done.stderr and "Traceback" not in done.stderr
+
+
+def test_an_import_file_that_nests_too_deeply_is_refused(repo: Path, tmp_path: Path) -> None:
+    deep = tmp_path / "deep.json"
+    deep.write_text("[" * 100_000 + "]" * 100_000)
+    done = invoke("memory", "import", deep, repo)
+    assert done.exit_code == 1 and "nests too deeply" in done.stderr
+
+
+@pytest.mark.parametrize("option", ["--max-entries", "--context-budget"])
+def test_a_count_too_large_for_any_request_is_a_usage_error(repo: Path, option: str) -> None:
+    done = run_comet("task", "--task", "lint", option, "99999999999999999999", cwd=repo)
+    assert done.exit_code == 2 and "is not in the range" in done.stderr and "Traceback" not in done.stderr

@@ -81,6 +81,20 @@ def test_a_broken_repository_file_is_named(repo: Path) -> None:
     assert ".comet/config.yaml" in result.stderr
 
 
+@pytest.mark.parametrize("where", ["repository", "user"])
+def test_a_config_file_that_is_not_utf8_is_named_without_a_traceback(
+    repo: Path, comet_home: Path, where: str
+) -> None:
+    path = repo / ".comet" / "config.yaml" if where == "repository" else comet_home / "config.yaml"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(b"\xff\xfe memory:\n")
+    result = invoke("config", "get", repo, "memory.learning")
+    assert result.exit_code == 1 and f"{path}: not UTF-8 text" in result.stderr
+    status = invoke("memory", "status", repo)  # says what it can, and what it could not read
+    assert "Traceback" not in status.stdout + status.stderr
+    assert f"{path}: not UTF-8 text" in status.stdout + status.stderr
+
+
 SETTING_VALUES = {
     "memory.learning": st.booleans(),
     "memory.retrieval": st.booleans(),

@@ -4,7 +4,7 @@ checks that these parsers and click agree."""
 
 from __future__ import annotations
 
-from comet_git.commands.request_options import DEFAULTS, TASK_OPTIONS
+from comet_git.commands.request_options import COUNT_MAX, DEFAULTS, TASK_OPTIONS
 
 
 def parse_fast_task(argv: list[str]) -> tuple[str, dict[str, object], bool] | None:
@@ -34,7 +34,7 @@ def parse_fast_task(argv: list[str]) -> tuple[str, dict[str, object], bool] | No
     for key in DEFAULTS:  # the counts
         given = options[key]
         if isinstance(given, str):
-            if not given.isdigit():
+            if not given.isdigit() or int(given) > COUNT_MAX:  # click says what is wrong
                 return None
             options[key] = int(given)
     return path or ".", options, as_json

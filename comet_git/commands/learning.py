@@ -24,6 +24,10 @@ def apply(ws: Workspace, source: str) -> Output:
 
 def _read_delta(source: str) -> object:
     """The parsed JSON of the delta file (or stdin for "-"); whatever it holds, an InvalidInputError."""
+    if source == "-" and sys.stdin is None:  # started with stdin closed (`<&-`)
+        raise InvalidInputError(
+            "stdin is closed: there is no delta to read", "pass --delta FILE, or pipe it in"
+        )
     try:
         raw = sys.stdin.buffer.read() if source == "-" else Path(source).read_bytes()
     except OSError as error:

@@ -304,6 +304,8 @@ def status(ws: Workspace) -> Output:
     lines.extend(f"stale: {_stale_line(record)}" for record in stale)
     for key, setting in settings.items():
         lines.append(f"{key}: {str(setting['value']).lower()} ({setting['source']})")
+        if setting.get("error"):
+            lines.append(f"  problem: {setting['error']}")
     lines.append(
         f"journal: {journal['events']} events, {journal['pending']} pending"
         + (f", {len(journal['problems'])} unreadable lines" if journal["problems"] else "")

@@ -12,7 +12,7 @@ import os
 import re
 from pathlib import Path
 
-from comet_git.errors import InvalidInputError
+from comet_git.errors import InvalidInputError, RecordFormatError
 from comet_git.provider import ArchivedFile
 from comet_git.store import ABSENT, ScopeStore, atomic_write
 
@@ -39,8 +39,19 @@ def archived_files(store: ScopeStore) -> list[ArchivedFile]:
                     continue  # temp files of a write under way, editors' swap files
                 path = Path(folder, name)
                 relative = path.relative_to(store.root).as_posix()
-                found.append(ArchivedFile(store.scope, store.project_key, relative, path.read_text("utf-8")))
+                found.append(ArchivedFile(store.scope, store.project_key, relative, _text(path)))
     return found
+
+
+def _text(path: Path) -> str:
+    try:
+        return path.read_text("utf-8")
+    except UnicodeDecodeError as error:
+        raise RecordFormatError(
+            f"not UTF-8 text ({error.reason} at byte {error.start}): an export carries text only",
+            file=str(path),
+            hint="save the file as UTF-8 text (a hand edit may have broken it), then export again",
+        ) from None
 
 
 def record_of(path: str) -> str:

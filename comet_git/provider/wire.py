@@ -90,6 +90,8 @@ def parse_document(body: bytes, where: str) -> Mapping[str, Any]:
         data = json.loads(body)
     except (ValueError, UnicodeDecodeError) as error:
         raise WireError(f"{where}: not JSON ({error})", hint="send one JSON object") from None
+    except RecursionError:  # no document of the contract nests more than a few levels
+        raise WireError(f"{where}: the JSON nests too deeply", hint="send one JSON object") from None
     data = _mapping(data, where)
     if data.get("schema") != PROVIDER_SCHEMA:
         raise WireError(

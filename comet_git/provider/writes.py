@@ -13,7 +13,7 @@ import contextlib
 import os
 from pathlib import Path
 
-from comet_git.errors import CometError, ConcurrentEditError, NotFoundError
+from comet_git.errors import CometError, ConcurrentEditError, NotFoundError, RecordFormatError
 from comet_git.index import FileRow, Index, remove_index_leftovers
 from comet_git.provider import RecordOutcome
 from comet_git.records import profile, tombstones
@@ -187,7 +187,14 @@ class StoreWriter:
             raise NotFoundError(f"no live record {record_id} in {self.store.name}")
         path = self.store.root / indexed.file
         data, state = read_with_state(path)
-        raw = data.decode("utf-8")
+        try:
+            raw = data.decode("utf-8")
+        except UnicodeDecodeError as error:
+            raise RecordFormatError(
+                f"not UTF-8 text ({error.reason} at byte {error.start})",
+                file=str(path),
+                hint="save the file as UTF-8 text (a hand edit may have broken it), then try again",
+            ) from None
         return path, raw, state, parse_record(raw, str(path))
 
     def id_taken(self, record_id: str) -> bool:
