@@ -562,3 +562,29 @@ def test_an_import_file_that_nests_too_deeply_is_refused(repo: Path, tmp_path: P
 def test_a_count_too_large_for_any_request_is_a_usage_error(repo: Path, option: str) -> None:
     done = run_comet("task", "--task", "lint", option, "99999999999999999999", cwd=repo)
     assert done.exit_code == 2 and "is not in the range" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_a_record_file_that_cannot_be_read_is_named_and_the_others_are_served(
+    repo: Path, comet_home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from comet_git.provider import sync
+
+    made = invoke("memory", "remember", repo, "--text", "Reply briefly.", "--json")
+    record_id = json.loads(made.stdout)["record"]["id"]
+    assert invoke("memory", "remember", repo, "--text", "Run make lint before committing.").exit_code == 0
+    [path] = list(comet_home.rglob(f"{record_id}.md"))
+    path.write_text(path.read_text().replace("Reply briefly.", "Reply briefly, always."))  # to be read again
+    real = sync.read_with_state
+
+    def unreadable(where: Path) -> Any:
+        if where == path:  # as a file of mode 000 is to anyone but root
+            raise PermissionError(13, "Permission denied", str(where))
+        return real(where)
+
+    monkeypatch.setattr(sync, "read_with_state", unreadable)
+    listed = mem("list", cwd=repo)
+    assert any("cannot be read: Permission denied" in str(item) for item in listed["invalid"])
+    assert {"Reply briefly.", "Run make lint before committing."} <= {r["text"] for r in listed["records"]}
+    asked = invoke("task", repo, "--task", "lint before committing", "--json")
+    assert asked.exit_code == 0 and "make lint" in asked.stdout
+    assert invoke("memory", "remember", repo, "--text", "Prefer small pull requests.").exit_code == 0

@@ -181,6 +181,10 @@ class StoreSync:
             data, state = read_with_state(path)
         except FileNotFoundError:
             return
+        except OSError as error:  # unreadable (its mode, say): named, and the others still served
+            # Its row is left as it was, so that the file is read again once it can be.
+            self.index.set_invalid(self.store.name, name, None, f"cannot be read: {error.strerror or error}")
+            return
         known = self.known.get(name)
         row = FileRow.of(name, RECORD, state, known.record_id if known else None)
         if known is not None and known.sha256 == state.sha256:
