@@ -463,3 +463,34 @@ def test_the_fast_entry_takes_only_the_installed_hooks_command_line() -> None:
     assert parse_fast_agent_hook(["--host", "codex"]) == ("codex", None)
     for other in (["--host=claude", "Stop"], ["--help"], ["--host", "claude", "--help"], ["SessionStart"]):
         assert parse_fast_agent_hook(other) is None, other  # click answers these
+
+
+def test_a_huge_prompt_is_read_only_as_far_as_a_rule_or_a_task_is_looked_for(
+    repo: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A prompt of megabytes (a pasted log) would hold the hook far past its budget: its head is
+    read for rules and for the task, the rest is not."""
+    from comet_git.commands import agent_hook
+    from comet_git.director import service
+    from comet_git.learning import signals
+
+    read: dict[str, int] = {}
+    real_classify, real_request = signals.classify_signal, service.make_request
+
+    def classify(text: str, *args: Any) -> Any:
+        read["rules"] = len(text)
+        return real_classify(text[:200], *args)
+
+    def make_request(ws: Any, task: str, **options: Any) -> Any:
+        read["context"] = len(task)
+        return real_request(ws, task, **options)
+
+    monkeypatch.setattr(signals, "classify_signal", classify)
+    monkeypatch.setattr(service, "make_request", make_request)
+    prompt = "From now on, always use pnpm in this repository. " + "see the log: 42. " * 200_000
+    payload = json.dumps({"session_id": "s-big", "cwd": str(repo), "prompt": prompt})
+    answer("claude", "UserPromptSubmit", lambda: payload, timeout=120)
+    assert read == {
+        "rules": agent_hook.PROMPT_READ_FOR_RULES,
+        "context": agent_hook.PROMPT_READ_FOR_CONTEXT,
+    }

@@ -38,6 +38,11 @@ FINISH_ENV = "COMET_AGENT_HOOK_FINISH"
 FINISH_TIMEOUT = 120.0
 DETACHED: list[Any] = []  # the finishing processes started (subprocess.Popen)
 SESSION_START = ""  # no task text: the director's session-start request
+# How much of a prompt is read.  Reading costs time in proportion (a regex over the whole text
+# holds the interpreter, so the budget could not cut it short): a prompt of megabytes is a
+# pasted file or log, whose head says what the task is, and where a person states a rule to keep.
+PROMPT_READ_FOR_RULES = 50_000
+PROMPT_READ_FOR_CONTEXT = 20_000
 # The installed console script's code, run as `python -c` without the working folder on sys.path
 # (`-m comet_git` from a hook in a checkout of comet-git would run the checkout's code).
 _INSTALLED_COMET = (
@@ -164,7 +169,7 @@ def _handle(event: HookEvent) -> str:
             return ""  # the switch means the agent is given nothing from memory
         if not event.delivers_context or not event.prompt:
             return note
-        return _join(note, _context(ws, event.prompt, session=event.session))
+        return _join(note, _context(ws, event.prompt[:PROMPT_READ_FOR_CONTEXT], session=event.session))
     if event.kind == PATH:
         if not event.path:
             return ""
@@ -216,6 +221,7 @@ def _capture(ws: Any, prompt: str, session: str | None) -> str:
     (which would cost more than the rest of the hook)."""
     from comet_git.learning.cues import has_cues, might_last
 
+    prompt = prompt[:PROMPT_READ_FOR_RULES]
     if not might_last(prompt) or not has_cues(prompt):
         return ""
     from comet_git.learning.signals import LONG_TERM, classify_signal
