@@ -463,10 +463,36 @@ def memory_edit(path: Path, record_id: str, as_json: bool) -> None:
     def produce() -> Output:
         ws = workspace(path)
         original = transfer.editable(ws, record_id)
-        edited = click.edit(original.markdown, extension=".md", require_save=True)
-        return transfer.apply_edit(ws, original, edited)
+        scope, key = original.record.scope, ws.project_key
+        store = ws.home.project_store(key) if scope == "project" and key else ws.home.global_store()
+        return transfer.apply_edit(ws, original, _edit_privately(store.root, record_id, original.markdown))
 
     run(as_json, produce)
+
+
+def _edit_privately(folder: Path, record_id: str, text: str) -> str | None:
+    """$EDITOR on `text`; None if it was not changed.  The file is in the record's own store
+    (owner-only, and named as the temporaries that `forget --permanent` clears) and is removed
+    however the command ends: click's own would be in /tmp, and a killed command left it there."""
+    import signal
+
+    def leave(number: int, _frame: object) -> None:
+        raise SystemExit(128 + number)  # so that `finally` removes the file
+
+    folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+    file = folder / f".{record_id}.{os.urandom(6).hex()}.tmp"
+    descriptor = os.open(file, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600)
+    previous = {number: signal.signal(number, leave) for number in (signal.SIGTERM, signal.SIGHUP)}
+    try:
+        with os.fdopen(descriptor, "w", encoding="utf-8") as handle:
+            handle.write(text)
+        click.edit(filename=str(file))
+        edited = file.read_text(encoding="utf-8")
+        return None if edited == text else edited
+    finally:
+        for number, handler in previous.items():
+            signal.signal(number, handler)
+        file.unlink(missing_ok=True)
 
 
 @memory.command("export")

@@ -727,3 +727,41 @@ def test_the_installed_list_without_click_says_what_click_says(repo: Path, tmp_p
     fast = run_comet("memory", "list", missing, "--json", cwd=repo)
     slow = invoke("memory", "list", missing, "--json", cwd=repo)
     assert (fast.exit_code, fast.stdout, fast.stderr) == (1, "", slow.stderr)
+
+
+def test_memory_edit_keeps_the_text_in_the_store_and_removes_it_when_killed(
+    repo: Path, comet_home: Path, tmp_path: Path
+) -> None:
+    import signal
+    import subprocess
+    import time
+
+    from tests.clihelp import installed_comet
+
+    made = invoke("memory", "remember", repo, "--text", "Keep commits small.", "--json")
+    record_id = made.json()["record"]["id"]
+    seen = tmp_path / "seen"
+    editor = tmp_path / "editor.sh"  # notes the file it was given, edits it, then waits
+    editor.write_text(f'#!/bin/sh\necho "$1" > {seen}\nsed -i "s/small/tiny/" "$1"\nsleep "$PAUSE"\n')
+    editor.chmod(0o755)
+    command = [installed_comet(), "memory", "edit", str(repo), "--id", record_id]
+    done = subprocess.run(command, env={**os.environ, "EDITOR": str(editor), "PAUSE": "0"}, timeout=60)
+    assert done.returncode == 0
+    shown = invoke("memory", "show", repo, "--id", record_id, "--json").json()
+    assert shown["record"]["text"].startswith("Keep commits tiny")
+    edited = Path(seen.read_text().strip())
+    assert comet_home in edited.parents and not edited.exists()
+    seen.unlink()
+    running = subprocess.Popen(command, env={**os.environ, "EDITOR": str(editor), "PAUSE": "30"})
+    try:
+        deadline = time.monotonic() + 30
+        while not seen.exists() or not seen.read_text().strip():
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
+        edited = Path(seen.read_text().strip())
+        assert oct(edited.stat().st_mode & 0o777) == "0o600"
+        running.send_signal(signal.SIGTERM)
+        assert running.wait(timeout=30) != 0
+    finally:
+        running.kill()
+    assert not edited.exists()
