@@ -494,3 +494,13 @@ def test_a_huge_prompt_is_read_only_as_far_as_a_rule_or_a_task_is_looked_for(
         "rules": agent_hook.PROMPT_READ_FOR_RULES,
         "context": agent_hook.PROMPT_READ_FOR_CONTEXT,
     }
+
+
+def test_a_lone_surrogate_in_a_prompt_costs_it_nothing_but_that_character(repo: Path) -> None:
+    payload = json.dumps(
+        {"session_id": "s-odd", "cwd": str(repo), "prompt": "\ud800 From now on, always use tabs."}
+    )
+    done = run_comet("agent-hook", "--host", "claude", "UserPromptSubmit", cwd=repo, input=payload)
+    assert done.exit_code == 0 and "remembered this as a long-term preference" in done.stdout
+    listed = run_comet("memory", "list", "--json", cwd=repo).json()["records"]
+    assert any("always use tabs" in record["text"] and "\ud800" not in record["text"] for record in listed)
