@@ -32,6 +32,7 @@ from comet_git.records.model import (
     Evidence,
     Record,
     Selectors,
+    default_title,
     derive_summary,
     new_record_id,
     parse_record_mapping,
@@ -944,3 +945,9 @@ def test_an_update_of_a_changed_title_with_yaml_specials_reads_back() -> None:
 def test_an_update_of_empty_front_matter_renders_the_record_afresh() -> None:
     record = parse_record(GOOD, "r.md")
     assert update_record_text("---\n---\nold text\n", record) == render_record(record)
+
+
+def test_a_text_that_opens_with_a_rule_line_is_titled_by_its_first_words() -> None:
+    # `remember --text $'---\nUse tabs'` was refused for a missing title it had not been given.
+    assert default_title("---\nUse tabs in Makefiles.") == "Use tabs in Makefiles."
+    assert derive_summary("- - -\n\n## Keep it small. More.") == "Keep it small."

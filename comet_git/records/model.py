@@ -246,8 +246,8 @@ def derive_summary(text: str, *, fill: bool = False) -> str:
     """The first sentence or line of the text, short enough for a manifest entry; with `fill`,
     as many of the first line's sentences as fit, so a manifest entry of a short rule says all
     of it ("Use type(scope): subject. You usually give a scope, e.g. cli.")."""
-    first = next((line.strip() for line in text.splitlines() if line.strip()), "")
-    first = first.lstrip("#-* ").strip()
+    # The first line that says something: a heading's marks, a bullet or a rule (`---`) do not.
+    first = next((said for line in text.splitlines() if (said := line.strip().lstrip("#-* ").strip())), "")
     ends = [match.start() for match in re.finditer(_SENTENCE_END, first)]
     if ends:
         fitting = [end for end in ends if end <= SUMMARY_LENGTH] if fill else []
