@@ -419,3 +419,38 @@ def test_a_section_typed_into_profile_md_is_stored_without_its_secret(repo: Path
     for path in comet_home.rglob("*"):
         if path.is_file():
             assert token.encode() not in path.read_bytes(), path
+
+
+def test_an_import_is_stored_without_secrets_and_an_invalid_record_is_refused(
+    repo: Path, comet_home: Path, tmp_path: Path
+) -> None:
+    import json
+    import shutil
+
+    made = invoke("memory", "remember", repo, "--text", "Deploy with the usual token.", "--json")
+    record_id = made.json()["record"]["id"]
+    exported = invoke("memory", "export", repo)
+    assert exported.exit_code == 0
+    document = json.loads(exported.stdout)
+    token = "ghp_aB3dE5fG7hI9jK1lM3nO5pQ7rS9tU1vW3xY5"
+    for item in document["export"]["files"]:
+        item["text"] = item["text"].replace("the usual token", f"the token {token}")
+    shutil.rmtree(comet_home)
+    comet_home.mkdir()
+    (tmp_path / "with-secret.json").write_text(json.dumps(document))
+    done = invoke("memory", "import", tmp_path / "with-secret.json", repo)
+    assert done.exit_code == 0, done.stderr
+    shown = invoke("memory", "show", repo, "--id", record_id, "--json").json()["record"]
+    assert "the token [REDACTED" in shown["text"]
+    for path in comet_home.rglob("*"):
+        if path.is_file():
+            assert token.encode() not in path.read_bytes(), path
+    for item in document["export"]["files"]:  # a record file broken on the way
+        if item["path"].startswith("records/"):
+            item["text"] = item["text"].replace("version:", "version: [", 1)
+    shutil.rmtree(comet_home)
+    comet_home.mkdir()
+    (tmp_path / "broken.json").write_text(json.dumps(document))
+    refused = invoke("memory", "import", tmp_path / "broken.json", repo)
+    assert refused.exit_code == 1 and "is not a valid record" in refused.stderr
+    assert not list(comet_home.rglob(f"{record_id}.md"))

@@ -13,7 +13,9 @@ import re
 from pathlib import Path
 
 from comet_git.errors import InvalidInputError, RecordFormatError
+from comet_git.journal.redact import redact_text
 from comet_git.provider import ArchivedFile
+from comet_git.records.codec import parse_record, render_record
 from comet_git.store import ABSENT, ScopeStore, atomic_write
 
 ARCHIVED_DIRS = ("records", "history", "tombstones")
@@ -78,6 +80,36 @@ def check_paths(files: tuple[ArchivedFile, ...], record_id: str, project_key: st
             )
         if record_of(item.path) != record_id:
             raise InvalidInputError(f"import: {item.path} does not belong to {record_id}")
+
+
+def sound_files(files: tuple[ArchivedFile, ...], record_id: str, scope: str) -> tuple[ArchivedFile, ...]:
+    """The files of an import, each record version (records/ID.md, history/ID/vNNNN.md) parsed
+    by the strict parser and of `record_id` in `scope`, and stored as what is remembered is:
+    without secrets.  An invalid one refuses the record: written, it would only be reported
+    invalid after an import that said it succeeded."""
+    return tuple(_sound(item, record_id, scope) for item in files)
+
+
+def _sound(item: ArchivedFile, record_id: str, scope: str) -> ArchivedFile:
+    if not item.path.endswith(".md") or item.path.startswith("tombstones/"):
+        return item
+    hint = "import only what `comet memory export` wrote, or fix that file in it"
+    try:
+        record = parse_record(item.text, item.path)
+    except RecordFormatError as error:
+        raise InvalidInputError(f"import: {item.path} is not a valid record: {error}", hint=hint) from None
+    if record.id != record_id or record.scope != scope:
+        raise InvalidInputError(
+            f"import: {item.path} holds {record.scope} record {record.id}, not {scope} record {record_id}",
+            hint=hint,
+        )
+    clean = record.evolve(
+        text=redact_text(record.text),
+        title=redact_text(record.title),
+        summary=None if record.summary is None else redact_text(record.summary),
+        evidence=tuple(each._replace(summary=redact_text(each.summary)) for each in record.evidence),
+    )
+    return item if clean == record else item._replace(text=render_record(clean))
 
 
 def restore(store: ScopeStore, files: tuple[ArchivedFile, ...]) -> bool:

@@ -603,10 +603,11 @@ class LocalProvider:
             return ChangeResult("created", record.id, _view_of(index, record.id))
 
     def _import(self, change: Import) -> ChangeResult:
-        from comet_git.provider.archive import check_paths, restore
+        from comet_git.provider.archive import check_paths, restore, sound_files
 
         store = self.store_for_scope(change.scope)
         check_paths(change.files, change.id, store.project_key)
+        files = sound_files(change.files, change.id, store.scope)
         with self._open_index() as index:
             store.create()
             with store.lock():
@@ -615,7 +616,7 @@ class LocalProvider:
                 owner = index.store_of(change.id)
                 if owner is not None and owner != store.name:
                     raise InvalidInputError(f"import: {change.id} is already used in {owner}")
-                written = restore(store, change.files)
+                written = restore(store, files)
                 if written:
                     forget_look(str(index.path), store.name)  # files the index does not have yet
                     self.refresh(index, store, held=True)

@@ -39,7 +39,7 @@ from comet_git.provider import (
     StoreStatus,
     TallyRow,
 )
-from comet_git.provider.archive import check_paths
+from comet_git.provider.archive import check_paths, sound_files
 from comet_git.provider.candidates import Selection, TaskRequest, select_from
 from comet_git.provider.local import (
     build_record,
@@ -651,13 +651,14 @@ class PostgresProvider:
         text left; one there with other text refuses the whole record."""
         store = self.store_for_scope(change.scope)
         check_paths(change.files, change.id, store.project_key)
+        files = sound_files(change.files, change.id, store.scope)
         self._lock(connection, store.name)
         owner = self._store_of(connection, change.id)
         if owner is not None and owner != store.name:
             raise InvalidInputError(f"import: {change.id} is already used in {owner}")
         there = {item.path: item.text for item in self._files(connection, store, change.id)}
         missing = []
-        for item in change.files:
+        for item in files:
             if item.path not in there:
                 missing.append(item)
             elif there[item.path] != item.text:
