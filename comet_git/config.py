@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from comet_git.errors import InvalidInputError, RecordFormatError
+from comet_git.errors import InvalidInputError, RecordFormatError, not_utf8
 from comet_git.store import atomic_write
 
 Value = bool | str | float | None
@@ -133,11 +133,7 @@ def read_layer(path: Path) -> dict[str, Value]:
     try:
         text = path.read_text(encoding="utf-8")
     except UnicodeDecodeError as error:
-        raise RecordFormatError(
-            f"not UTF-8 text (byte {error.start})",
-            file=str(path),
-            hint="save it as UTF-8, or delete it to go back to the defaults",
-        ) from None
+        raise not_utf8(error, str(path), "save it as UTF-8, or delete it for the defaults") from None
     except OSError as error:
         raise RecordFormatError(f"cannot be read: {error.strerror or error}", file=str(path)) from None
     plain = _plain_settings(text)

@@ -69,6 +69,15 @@ class RecordFormatError(CometError):
         return f"{where}: {self.message}"
 
 
+def not_utf8(error: UnicodeDecodeError, file: str, hint: str | None = None) -> RecordFormatError:
+    """What a file that is not UTF-8 text is reported as, wherever it is read."""
+    return RecordFormatError(
+        f"not UTF-8 text ({error.reason} at byte {error.start})",
+        file=file,
+        hint=hint or "save the file as UTF-8 text (a hand edit may have broken it), then try again",
+    )
+
+
 class ConcurrentEditError(CometError):
     """A file changed on disk between our read and our write; we did not overwrite it."""
 

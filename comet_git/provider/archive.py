@@ -12,7 +12,7 @@ import os
 import re
 from pathlib import Path
 
-from comet_git.errors import InvalidInputError, RecordFormatError
+from comet_git.errors import InvalidInputError, RecordFormatError, not_utf8
 from comet_git.journal.redact import redact_text
 from comet_git.provider import ArchivedFile
 from comet_git.records.codec import parse_record, render_record
@@ -48,12 +48,8 @@ def archived_files(store: ScopeStore) -> list[ArchivedFile]:
 def _text(path: Path) -> str:
     try:
         return path.read_text("utf-8")
-    except UnicodeDecodeError as error:
-        raise RecordFormatError(
-            f"not UTF-8 text ({error.reason} at byte {error.start}): an export carries text only",
-            file=str(path),
-            hint="save the file as UTF-8 text (a hand edit may have broken it), then export again",
-        ) from None
+    except UnicodeDecodeError as error:  # an export carries text only
+        raise not_utf8(error, str(path)) from None
 
 
 def record_of(path: str) -> str:

@@ -15,7 +15,7 @@ import os
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from comet_git.errors import CometError, RecordFormatError
+from comet_git.errors import CometError, RecordFormatError, not_utf8
 from comet_git.index import FileRow, Index, listing_digest, listing_entry
 from comet_git.provider.writes import StoreWriter, record_name
 from comet_git.records import profile, tombstones
@@ -226,7 +226,7 @@ class StoreSync:
         try:
             raw = data.decode("utf-8")
         except UnicodeDecodeError as error:
-            raise RecordFormatError(f"not UTF-8 text ({error.reason})", file=file) from None
+            raise not_utf8(error, file) from None
         record = parse_record(raw, file)
         if record.scope != self.store.scope:
             raise RecordFormatError(

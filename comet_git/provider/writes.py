@@ -13,7 +13,7 @@ import contextlib
 import os
 from pathlib import Path
 
-from comet_git.errors import CometError, ConcurrentEditError, NotFoundError, RecordFormatError
+from comet_git.errors import CometError, ConcurrentEditError, NotFoundError, not_utf8
 from comet_git.index import FileRow, Index, remove_index_leftovers
 from comet_git.provider import RecordOutcome
 from comet_git.records import profile, tombstones
@@ -190,11 +190,7 @@ class StoreWriter:
         try:
             raw = data.decode("utf-8")
         except UnicodeDecodeError as error:
-            raise RecordFormatError(
-                f"not UTF-8 text ({error.reason} at byte {error.start})",
-                file=str(path),
-                hint="save the file as UTF-8 text (a hand edit may have broken it), then try again",
-            ) from None
+            raise not_utf8(error, str(path)) from None
         return path, raw, state, parse_record(raw, str(path))
 
     def id_taken(self, record_id: str) -> bool:
