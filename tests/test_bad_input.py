@@ -588,3 +588,11 @@ def test_a_record_file_that_cannot_be_read_is_named_and_the_others_are_served(
     asked = invoke("task", repo, "--task", "lint before committing", "--json")
     assert asked.exit_code == 0 and "make lint" in asked.stdout
     assert invoke("memory", "remember", repo, "--text", "Prefer small pull requests.").exit_code == 0
+
+
+def test_a_session_id_that_is_not_utf8_is_still_one_session(repo: Path) -> None:
+    assert invoke("memory", "remember", repo, "--text", "Run make lint before committing.").exit_code == 0
+    ask = ["task", "--task", "lint before committing", "--session", "s-\udcff", "--json"]  # the byte 0xff
+    first, second = run_comet(*ask, cwd=repo), run_comet(*ask, cwd=repo)
+    assert first.exit_code == 0 and "make lint" in first.stdout and "retrieval failed" not in first.stderr
+    assert second.exit_code == 0 and "make lint" not in second.stdout  # already given in this session

@@ -97,7 +97,7 @@ def parse_event(host: str, event: str | None, raw: str) -> HookEvent:
         cwd=_cwd(payload),
         session=_session(host, payload),
         source=_text(payload, "source"),
-        prompt=user_prompt(_readable(_text(payload, "prompt"))),
+        prompt=user_prompt(_prompt(payload)),
         path=_tool_path(payload) if kind == PATH else None,
         outcome=_outcome(payload),
         from_cursor=_text(payload, "cursor_version") is not None,
@@ -112,11 +112,11 @@ def user_prompt(prompt: str | None) -> str | None:
     return stripped or None
 
 
-def _readable(text: str | None) -> str | None:
-    """`text` with each lone surrogate (a JSON "\\ud800" alone, or a byte that was not UTF-8) as
-    U+FFFD: one bad character must not cost the whole prompt its memory (it could be neither
-    journaled nor searched)."""
-    return None if text is None else re.sub("[\ud800-\udfff]", "\ufffd", text)
+def _prompt(payload: dict[str, Any]) -> str | None:
+    from comet_git.journal.events import readable
+
+    prompt = _text(payload, "prompt")
+    return None if prompt is None else readable(prompt)
 
 
 def _load(raw: str) -> dict[str, Any]:

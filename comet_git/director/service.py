@@ -17,7 +17,7 @@ from typing import Any
 from comet_git.diagnostics import log_failure
 from comet_git.director.deliver import Delivery, deliver, plan
 from comet_git.errors import CometError, InvalidInputError, NotFoundError, OtherProjectError
-from comet_git.journal.events import Event, random_id, session_episode
+from comet_git.journal.events import Event, random_id, readable, session_episode
 from comet_git.journal.log import Journal
 from comet_git.matching.paths import normalize_request_path
 from comet_git.provider import DEFAULT_BUDGET, DEFAULT_MAX_ENTRIES, Query, RecordOutcome
@@ -48,6 +48,7 @@ def make_request(
     if budget < 0:
         raise InvalidInputError("--context-budget must be zero or more characters")
     relative, is_dir = _repository_path(ws, path) if path else (None, False)
+    session = None if session is None else readable(session)  # any id a caller gives is one
     return TaskRequest(task, relative, is_dir, operation, phase, budget, max_entries, session)
 
 

@@ -56,6 +56,15 @@ def event_summary(event: Mapping[str, Any]) -> str:
     return ", ".join(f"{k}={v}" for k, v in context.items() if isinstance(v, (str, int, bool)))[:120]
 
 
+def readable(text: str) -> str:
+    """`text` with each lone surrogate (a JSON "\\ud800" alone, or the bytes of an argument that
+    was not UTF-8) as U+FFFD: one bad character must not keep a prompt or a session id out of
+    the journal, whose lines are UTF-8."""
+    import re
+
+    return re.sub("[\ud800-\udfff]", "\ufffd", text)
+
+
 def stable_id(prefix: str, *parts: str) -> str:
     """A deterministic id: the same source facts give the same id (hook, import, replay)."""
     digest = _sha256("\x1f".join(parts).encode("utf-8")).hexdigest()
