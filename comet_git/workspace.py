@@ -94,18 +94,46 @@ class Workspace(NamedTuple):
         root = self.location.worktree_root if self.location else None
         return config.layers(self.home.user_config_path, root, project_config)
 
-    def setting(self, key: str) -> Setting:
+    def setting(self, key: str, *, strict: bool = False) -> Setting:
+        """The setting in effect.  A repository's `.comet/config.yaml` that cannot be read is
+        someone's commit, not the user's choice: it is left out (and logged) rather than turning
+        memory off for everyone who works in the repository.  `strict`: it is an error, as any
+        other file of the user's that cannot be read is (what `config get` and `status` show)."""
         from comet_git import config
 
-        return config.effective(key, self.config_layers())
+        layers = self.config_layers()
+        try:
+            return config.effective(key, layers)
+        except RecordFormatError as error:
+            shared = [str(layer.path) for layer in layers if layer.name == "repository"]
+            if strict or error.file not in shared:
+                raise
+            _note_ignored_config(self.home, error)
+            return config.effective(key, [layer for layer in layers if layer.name != "repository"])
 
     def setting_or_problem(self, key: str) -> dict[str, Any]:
         """The setting as JSON (Setting.to_json), or, when a config file cannot be read, what is
         wrong with it: a status shows the problem instead of failing."""
         try:
-            return self.setting(key).to_json()
+            return self.setting(key, strict=True).to_json()
         except RecordFormatError as error:
-            return {"key": key, "value": None, "source": "error", "file": error.file, "error": str(error)}
+            try:  # what is in effect without a repository's file that cannot be read
+                shown = self.setting(key).to_json()
+            except RecordFormatError:
+                shown = {"key": key, "value": None, "source": "error", "file": error.file}
+            return {**shown, "error": str(error)}
+
+
+_IGNORED_CONFIGS: set[str] = set()  # logged once a process
+
+
+def _note_ignored_config(home: Home, error: RecordFormatError) -> None:
+    if error.file in _IGNORED_CONFIGS:
+        return
+    _IGNORED_CONFIGS.add(error.file)
+    from comet_git.diagnostics import log_failure
+
+    log_failure(home.diagnostics_log, "repository config left out", error)
 
 
 def open_workspace(path: Path | str = ".") -> Workspace:

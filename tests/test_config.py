@@ -127,3 +127,17 @@ def test_what_config_set_writes_is_read_without_yaml_and_as_yaml_reads_it(values
 )
 def test_anything_else_is_left_to_yaml(text: str) -> None:
     assert config._plain_settings(text) is None
+
+
+def test_a_broken_repository_file_is_left_out_of_retrieval_and_named_by_status(repo: Path) -> None:
+    """A teammate's broken commit of .comet/config.yaml must not turn memory off for everyone in
+    the repository: it is left out (and logged), and `config get` and `status` name it."""
+    assert invoke("memory", "remember", repo, "--text", "Run make lint before committing.").exit_code == 0
+    (repo / ".comet").mkdir()
+    (repo / ".comet" / "config.yaml").write_text("memory: [\n")
+    asked = invoke("task", repo, "--task", "lint before committing")
+    assert asked.exit_code == 0 and "make lint" in asked.stdout
+    assert invoke("config", "set", repo, "memory.learning", "false").exit_code == 0  # your own choice still
+    status = invoke("memory", "status", repo, "--json").json()["switches"]["memory.learning"]
+    assert status["value"] is False and ".comet/config.yaml" in status["error"]
+    assert invoke("config", "get", repo, "memory.learning").exit_code == 1

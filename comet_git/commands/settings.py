@@ -11,7 +11,7 @@ CONFIG_SCHEMA = "comet.config/v1"
 
 
 def get(ws: Workspace, key: str) -> Output:
-    setting = ws.setting(config.check_key(key))
+    setting = ws.setting(config.check_key(key), strict=True)
     data = {"schema": CONFIG_SCHEMA, **setting.to_json()}
     origin = setting.source + (f", {setting.file}" if setting.file else "")
     return Output(data, f"{key} = {config.shown(setting.value)}  ({origin})\n")
