@@ -46,3 +46,9 @@ class Output(NamedTuple):
         # A non-UTF-8 argument (Python keeps its bytes as lone surrogates) comes back as an
         # escape, "\udcff": valid JSON and readable text, never an encoding error.
         return [rendered.encode("utf-8", "backslashreplace"), b"" if rendered.endswith("\n") else b"\n"]
+
+
+def invalid_line(item: dict[str, Any]) -> str:
+    """An invalid file as the commands print it: FILE[:LINE]: what is wrong."""
+    where = f"{item['file']}:{item['line']}" if item.get("line") else item["file"]
+    return f"{where}: {item['error']}"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from comet_git.commands import Output
+from comet_git.commands import Output, invalid_line
 from comet_git.errors import StoreError
 from comet_git.provider.repair import RepairReport
 from comet_git.provider.repair import repair as run_repair
@@ -19,10 +19,7 @@ def repair(check_only: bool) -> Output:
     for store in report.stores:
         lines.append(f"{store.name}: {store.records} records, {store.forgotten} forgotten")
         lines.extend(f"  note: {note}" for note in store.notes)
-        lines.extend(
-            f"  cannot be read, left as it is: {item['file']}:{item['line'] or '?'}: {item['error']}"
-            for item in store.invalid
-        )
+        lines.extend(f"  cannot be read, left as it is: {invalid_line(item)}" for item in store.invalid)
     if report.check_only:
         lines.append("(check only: nothing was changed; run `comet repair` to rebuild)")
     return Output(data, "\n".join(lines) + "\n", failure=_check_failure(report))

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from comet_git.commands import Output
+from comet_git.commands import Output, invalid_line
 from comet_git.errors import CometError, NotARepositoryError
 from comet_git.provider import Correct, Forget, Query, RecordView, Remember, Rollback
 from comet_git.records.model import Selectors
@@ -212,7 +212,7 @@ def _list_text(records: list[RecordView], invalid: list[dict[str, Any]], filtere
         lines.append(
             "no records match" if filtered else "no records yet: `comet memory remember --text ...` adds one"
         )
-    lines.extend(f"invalid: {item['file']}:{item['line'] or '?'}: {item['error']}" for item in invalid)
+    lines.extend(f"invalid: {invalid_line(item)}" for item in invalid)
     return "\n".join(lines) + "\n"
 
 
@@ -299,7 +299,7 @@ def status(ws: Workspace) -> Output:
         counts = ", ".join(f"{k} {v}" for k, v in sorted(store["lifecycle"].items())) or "no records"
         lines.append(f"{store['name']}: {counts}; forgotten {store['forgotten']}  ({store['path']})")
         for item in store["invalid"]:
-            lines.append(f"  invalid: {item['file']}:{item['line'] or '?'}: {item['error']}")
+            lines.append(f"  invalid: {invalid_line(item)}")
     lines.extend(_conflict_line(conflict) for conflict in conflicts if conflict["kind"] == "contradiction")
     lines.extend(f"stale: {_stale_line(record)}" for record in stale)
     for key, setting in settings.items():
