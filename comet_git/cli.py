@@ -463,8 +463,7 @@ def memory_edit(path: Path, record_id: str, as_json: bool) -> None:
     def produce() -> Output:
         ws = workspace(path)
         original = transfer.editable(ws, record_id)
-        scope, key = original.record.scope, ws.project_key
-        store = ws.home.project_store(key) if scope == "project" and key else ws.home.global_store()
+        store = ws.provider().store_for_scope(original.record.scope)
         return transfer.apply_edit(ws, original, _edit_privately(store.root, record_id, original.markdown))
 
     run(as_json, produce)

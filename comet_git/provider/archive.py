@@ -13,7 +13,6 @@ import re
 from pathlib import Path
 
 from comet_git.errors import InvalidInputError, RecordFormatError, not_utf8
-from comet_git.journal.redact import redact_text
 from comet_git.provider import ArchivedFile
 from comet_git.records.codec import parse_record, render_record
 from comet_git.store import ABSENT, ScopeStore, atomic_write
@@ -99,12 +98,9 @@ def _sound(item: ArchivedFile, record_id: str, scope: str) -> ArchivedFile:
             f"import: {item.path} holds {record.scope} record {record.id}, not {scope} record {record_id}",
             hint=hint,
         )
-    clean = record.evolve(
-        text=redact_text(record.text),
-        title=redact_text(record.title),
-        summary=None if record.summary is None else redact_text(record.summary),
-        evidence=tuple(each._replace(summary=redact_text(each.summary)) for each in record.evidence),
-    )
+    from comet_git.provider.local import secrets_hidden
+
+    clean = secrets_hidden(record)
     return item if clean == record else item._replace(text=render_record(clean))
 
 

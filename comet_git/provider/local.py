@@ -9,7 +9,7 @@ import sqlite3
 import sys
 import time
 from collections.abc import Iterator
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from comet_git.errors import (
     BadOptionError,
@@ -741,23 +741,29 @@ def corrected_fields(current: Record, change: Correct) -> dict[str, Any]:
 def without_secrets(change: Change) -> Change:
     """What a person or an agent asks to store is redacted like the journal: no record, history
     version, profile.md or index row ever holds the secret."""
-    if not isinstance(change, (Remember, Correct)):
-        return change
+    if isinstance(change, Remember):
+        return secrets_hidden(change)
+    return secrets_hidden(change) if isinstance(change, Correct) else change
+
+
+_Redacted = TypeVar("_Redacted", Remember, Correct, Record)
+
+
+def secrets_hidden(item: _Redacted) -> _Redacted:
+    """`item` with the secrets of its text, title, summary and evidence redacted."""
     from comet_git.journal.redact import redact_text
 
     def hidden(text: str | None) -> str | None:
         return None if text is None else redact_text(text)
 
-    if isinstance(change, Remember):
-        return change._replace(
-            text=redact_text(change.text),
-            title=hidden(change.title),
-            summary=hidden(change.summary),
-            evidence=tuple(item._replace(summary=redact_text(item.summary)) for item in change.evidence),
-        )
-    return change._replace(
-        text=hidden(change.text), title=hidden(change.title), summary=hidden(change.summary)
-    )
+    fields: dict[str, Any] = {
+        "text": hidden(item.text),
+        "title": hidden(item.title),
+        "summary": hidden(item.summary),
+    }
+    if not isinstance(item, Correct):
+        fields["evidence"] = tuple(each._replace(summary=redact_text(each.summary)) for each in item.evidence)
+    return item._replace(**fields)
 
 
 def _permanent_count(store: ScopeStore) -> int:
