@@ -913,10 +913,15 @@ def _checked(path: Path) -> str | None:
     return None
 
 
+def index_leftovers(index_path: Path) -> list[Path]:
+    """What a killed repair left: its half-built index and that index's WAL, which may hold the
+    text of any record (its lock file holds nothing)."""
+    found = index_path.parent.glob(index_path.name + ".rebuild*")
+    return sorted(path for path in found if not path.name.endswith(".open-lock"))
+
+
 def remove_index_leftovers(index_path: Path) -> None:
-    """What a killed repair left (its half-built index and that index's WAL, which may hold
-    the text of any record).  The caller holds the index lock, so no repair is running."""
-    for leftover in index_path.parent.glob(index_path.name + ".rebuild*"):
-        if not leftover.name.endswith(".open-lock"):
-            with contextlib.suppress(FileNotFoundError):
-                leftover.unlink()
+    """index_leftovers, removed.  The caller holds the index lock, so no repair is running."""
+    for leftover in index_leftovers(index_path):
+        with contextlib.suppress(FileNotFoundError):
+            leftover.unlink()

@@ -338,9 +338,37 @@ def test_repair_removes_what_killed_commands_left_behind(repo: Path, comet_home:
     for leftover in leftovers:
         leftover.parent.mkdir(parents=True, exist_ok=True)
         leftover.write_text("Run the linters before pushing.")
+    checked = ok(run_comet("repair", "--check", "--json", cwd=repo)).json()
+    assert checked["index"]["leftovers"] == [str(p) for p in leftovers[3:]]
+    assert "left by a killed repair" in ok(run_comet("repair", "--check", cwd=repo)).stdout
+    assert all(p.exists() for p in leftovers)
     report = ok(run_comet("repair", "--json", cwd=repo)).json()
     assert [p for p in leftovers if p.exists()] == []
     assert any("temporary" in note for s in report["stores"] for note in s["notes"])
+    assert report["index"]["leftovers"] == []
+    assert listed_ids(repo) == {record_id}
+
+
+def test_a_repair_that_fails_on_a_full_disk_leaves_no_half_built_index(
+    repo: Path, comet_home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from comet_git.provider import repair as repair_module
+
+    record_id = remember(repo, "Run the linters before pushing.")
+    index_before = (comet_home / "index" / "comet.sqlite3").read_bytes()
+
+    def no_room(*args: object, **kwargs: object) -> None:
+        raise sqlite3.OperationalError("database or disk is full")  # what SQLite says then
+
+    with monkeypatch.context() as patch:
+        patch.setattr(repair_module.StoreSync, "run", no_room)
+        no_space(invoke("repair", cwd=repo))
+    assert sorted(p.name for p in (comet_home / "index").iterdir() if ".rebuild" in p.name) in (
+        [],
+        ["comet.sqlite3.rebuild.open-lock"],
+    )
+    assert (comet_home / "index" / "comet.sqlite3").read_bytes() == index_before
+    assert ok(invoke("repair", "--check", "--json", cwd=repo)).json()["index"]["leftovers"] == []
     assert listed_ids(repo) == {record_id}
 
 

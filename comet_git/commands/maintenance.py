@@ -16,6 +16,7 @@ def repair(check_only: bool) -> Output:
     data = report.to_json()
     lines = [f"index: {report.index_path}"]
     lines.append(f"  {report.index_problem or 'sound'}" + ("; rebuilt" if report.rebuilt else ""))
+    lines.extend(f"  left by a killed repair (`comet repair` removes it): {p}" for p in report.leftovers)
     for store in report.stores:
         lines.append(f"{store.name}: {store.records} records, {store.forgotten} forgotten")
         lines.extend(f"  note: {note}" for note in store.notes)

@@ -3,18 +3,28 @@
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
+import sqlite3
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from comet_git.errors import RecordFormatError
-from comet_git.index import Index, build_fresh, check_integrity, remove_index_leftovers, swap_in
+from comet_git.errors import RecordFormatError, StoreError
+from comet_git.index import (
+    Index,
+    build_fresh,
+    check_integrity,
+    index_leftovers,
+    out_of_space,
+    remove_index_leftovers,
+    swap_in,
+)
 from comet_git.journal.log import Journal
 from comet_git.provider.sync import StoreSync, scan
 from comet_git.records.codec import parse_record
 from comet_git.records.model import Record, record_from_json
-from comet_git.store import Home, ScopeStore, all_or_nothing, file_lock, remove_temporaries
+from comet_git.store import Home, ScopeStore, all_or_nothing, file_lock, remove_temporaries, write_failure
 
 REPAIR_SCHEMA = "comet.repair/v1"
 
@@ -46,12 +56,18 @@ class RepairReport:
     index_problem: str | None
     rebuilt: bool
     stores: list[StoreReport]
+    leftovers: list[str]  # files a killed repair left (--check only: a repair removes them)
 
     def to_json(self) -> dict[str, Any]:
         return {
             "schema": REPAIR_SCHEMA,
             "checkOnly": self.check_only,
-            "index": {"path": self.index_path, "problem": self.index_problem, "rebuilt": self.rebuilt},
+            "index": {
+                "path": self.index_path,
+                "problem": self.index_problem,
+                "rebuilt": self.rebuilt,
+                "leftovers": self.leftovers,
+            },
             "stores": [store.to_json() for store in self.stores],
             "unrecoverable": [item for store in self.stores for item in store.invalid],
         }
@@ -66,9 +82,9 @@ def all_stores(home: Home) -> list[ScopeStore]:
 def repair(home: Home, *, check_only: bool) -> RepairReport:
     problem = check_integrity(home.index_path) if home.index_path.exists() else "the index does not exist"
     if check_only:
-        return RepairReport(
-            True, str(home.index_path), problem, False, [check_store(s) for s in all_stores(home)]
-        )
+        stores = [check_store(s) for s in all_stores(home)]
+        leftovers = [str(path) for path in index_leftovers(home.index_path)]
+        return RepairReport(True, str(home.index_path), problem, False, stores, leftovers)
     home.ensure()
     with file_lock(home.index_path.parent / ".lock"):
         notes: dict[str, list[str]] = {}
@@ -77,11 +93,24 @@ def repair(home: Home, *, check_only: bool) -> RepairReport:
                 notes[store.name] = _clean_store(store)
         remove_index_leftovers(home.index_path)
         last_good: dict[str, dict[str, Record]] = {}
-        if problem is None:
-            _take_in_pending_edits(home, notes)
-            last_good = _served_versions(home)
-        reports = _rebuild(home, last_good, notes)
-    return RepairReport(False, str(home.index_path), problem, True, reports)
+        try:
+            if problem is None:
+                _take_in_pending_edits(home, notes)
+                last_good = _served_versions(home)
+            reports = _rebuild(home, last_good, notes)
+        except sqlite3.DatabaseError as error:
+            raise _rebuild_failure(home, error) from error
+    return RepairReport(False, str(home.index_path), problem, True, reports, [])
+
+
+def _rebuild_failure(home: Home, error: sqlite3.DatabaseError) -> StoreError:
+    if out_of_space(home.index_path, error):
+        return write_failure(home.index_path, OSError(errno.ENOSPC, "no space"))
+    return StoreError(
+        f"the index {home.index_path} could not be rebuilt: {error}",
+        hint="the index was left as it was; run `comet repair` again, or delete the index (it is made "
+        "again from your Markdown records on first use)",
+    )
 
 
 def _take_in_pending_edits(home: Home, notes: dict[str, list[str]]) -> None:
@@ -131,20 +160,26 @@ def _rebuild(
     home: Home, last_good: dict[str, dict[str, Record]], notes: dict[str, list[str]]
 ) -> list[StoreReport]:
     fresh_path = home.index_path.with_name(home.index_path.name + ".rebuild")
-    index = build_fresh(fresh_path)
     reports: list[StoreReport] = []
     try:
-        _carry_over_profile_hashes(home, index)
-        for store in all_stores(home):
-            with store.lock():
-                found = scan(index, store)
-                sync = StoreSync(index, store, absorb_edits=False, last_good=last_good.get(store.name))
-                with index.transaction():
-                    result = sync.run(found)
-            reports.append(_store_report(index, store, notes.get(store.name, []) + result.notes))
-    finally:
-        index.close()
-    swap_in(fresh_path, home.index_path)
+        index = build_fresh(fresh_path)
+        try:
+            _carry_over_profile_hashes(home, index)
+            for store in all_stores(home):
+                with store.lock():
+                    found = scan(index, store)
+                    sync = StoreSync(index, store, absorb_edits=False, last_good=last_good.get(store.name))
+                    with index.transaction():
+                        result = sync.run(found)
+                reports.append(_store_report(index, store, notes.get(store.name, []) + result.notes))
+        finally:
+            index.close()
+        swap_in(fresh_path, home.index_path)
+    except BaseException:
+        # A failed rebuild (a full disk) leaves the old index as it was; its half-built successor,
+        # which may hold any record's text, goes with it rather than waiting for the next repair.
+        remove_index_leftovers(home.index_path)
+        raise
     return reports
 
 
