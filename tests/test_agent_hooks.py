@@ -173,6 +173,16 @@ def test_a_long_term_prompt_is_remembered_and_a_one_off_is_not(host: str, repo: 
     [
         ("From now on always use uv here; now add httpx", "From now on always use uv here"),
         ("以后都用 uv 管理依赖。现在帮我加上 httpx", "以后都用 uv 管理依赖。"),
+        # Pasted with the rule (9 KB: the whole prompt would be too long for a rule, so none was kept).
+        (
+            "Always run eslint before committing. Why does this fail?\n" + "const x = f(a);\n" * 600,
+            "Always run eslint before committing.",
+        ),
+        (
+            "\n".join(f"10:{i:02d} INFO worker[{i}] took {i * 7} ms" for i in range(300))
+            + "\nFrom now on, use uv for every Python dependency in this repo.",
+            "From now on, use uv for every Python dependency in this repo.",
+        ),
     ],
 )
 def test_a_prompt_with_a_rule_and_a_request_stores_only_the_rule(repo: Path, prompt: str, rule: str) -> None:

@@ -425,6 +425,18 @@ def test_title() -> None:
         ("Always run ruff. Black too.", "Always run ruff. Black too.", ()),
         ("Please stop suggesting Redux; we use Zustand everywhere.", None, ()),
         ("For this PR, always squash.", None, ()),  # one-off: nothing is cut, nothing stored
+        # a rule wrapped by hand is one rule; what was pasted around it is not part of it
+        ("Always run ruff\nbefore committing.", "Always run ruff before committing.", ()),
+        (
+            "Always use uv here.\n\nThe build logs:\nstep 1 ok",
+            "Always use uv here.",
+            ("The build logs:", "step 1 ok"),
+        ),
+        (
+            "Always run eslint first. The file:\n" + "let y = g(x);\n" * 30,
+            "Always run eslint first.",
+            ("The file:", *["let y = g(x);"] * 30),
+        ),
     ],
 )
 def test_only_the_rule_of_a_statement_is_its_record(

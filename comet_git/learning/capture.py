@@ -172,5 +172,11 @@ def _note(decision: SignalDecision, placed: Placement) -> str | None:
     plain = placed.action == "created" and not (placed.superseded or placed.conflicts)
     notes = [] if plain else [placed.reason]
     if decision.rest:
-        notes.append("remembered the rule only; journaled, not remembered: " + " ".join(decision.rest))
+        left_out = " ".join(decision.rest)
+        if len(left_out) > QUOTED_REST_MAX:  # pasted material: its size says what it was
+            left_out = f"the other {len(left_out):,} characters"
+        notes.append("remembered the rule only; journaled, not remembered: " + left_out)
     return "; ".join(notes) or None
+
+
+QUOTED_REST_MAX = 200  # what the note quotes of the words left out of the rule

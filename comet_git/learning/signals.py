@@ -570,16 +570,35 @@ def _part_role(part: str) -> str:
     return "plain"
 
 
+_PARAGRAPH_BREAK = re.compile(r"\n[ \t]*\n")
+# More words that are no rule than this in the rule's paragraph are pasted material (a log, a file,
+# a stack trace), not words said in one breath with the rule: journaled with the prompt, never made
+# part of the rule (or its title).
+PLAIN_WITH_RULE_MAX = 300
+
+
 def _split_rule(text: str) -> tuple[str, tuple[str, ...], tuple[str, ...]]:
     """(rule, rest, constraints) of a long-term statement.  A part without any cue stays with the
     rule ("Always run ruff. Black too."): leaving out part of what the person asked for is worse
-    than keeping a few words too many.  When no part is a rule by itself, the whole is the rule."""
-    roles = [(part, _part_role(part)) for part in _parts(text)]
-    kept = [part for part, role in roles if role in ("rule", "plain")]
-    if len(kept) == len(roles) or all(role != "rule" for _, role in roles):
-        return text, (), ()
-    rest = tuple(part for part, role in roles if role in ("limit", "request"))
-    constraints = tuple(part for part, role in roles if role == "limit")
+    than keeping a few words too many.  Only in the rule's own paragraph, though, and only a few
+    words: the paragraphs around a rule, and a paragraph that is mostly words with no cue, are
+    what was pasted with it.  When no part is a rule by itself, the whole is the rule."""
+    roles = [
+        (part, _part_role(part), number)
+        for number, paragraph in enumerate(_PARAGRAPH_BREAK.split(text))
+        for line in paragraph.splitlines()  # a line break ends a part too (a pasted line, a list)
+        for part in _parts(" ".join(line.split()))
+    ]
+    plain: dict[int, int] = {}  # paragraph -> characters of its parts that are no rule
+    for part, role, number in roles:
+        plain[number] = plain.get(number, 0) + len(part) * (role != "rule")
+    with_rule = {number for _, role, number in roles if role == "rule"}
+    kept = [part for part, role, number in roles if role == "rule" or (
+        role == "plain" and number in with_rule and plain[number] <= PLAIN_WITH_RULE_MAX)]  # fmt: skip
+    if not with_rule or len(kept) == len(roles):
+        return " ".join(text.split()), (), ()
+    rest = tuple(part for part, role, number in roles if part not in kept)
+    constraints = tuple(part for part, role, _ in roles if role == "limit")
     return " ".join(kept).rstrip(";,:\uff1b\uff0c\uff1a"), rest, constraints
 
 
@@ -686,7 +705,7 @@ def classify_signal(text: str, repository_names: Iterable[str] = ()) -> SignalDe
     cues = _unique(
         h.text for h in hits if h.tier not in (*_WEAK, _MOMENT) and (h.tier != _POINTER or kind == ONE_OFF)
     )
-    rule, rest, constraints = _split_rule(clean) if kind == LONG_TERM else (clean, (), ())
+    rule, rest, constraints = _split_rule(text) if kind == LONG_TERM else (clean, (), ())
     person = _person_kind(rule)
     scope, scope_reason = _scope(rule, _extract_paths(rule), person, weak, _naming(repository_names))
     operations = _extract_operations(rule)
