@@ -833,6 +833,10 @@ def test_text_output_for_agents(repo: Path) -> None:
     assert "## More that may apply (expand with: comet task --expand-context ID)" in out
     assert f"- {episode}  Auth outage: " in out
     assert "1 in full, 1 in the manifest, 0 left out" in out
+    # A one-sentence rule's title is its summary: the manifest names it once.
+    single = remember(repo, "Auth tokens never go into the logs.", "--type", "personal-episode")
+    out = ok(invoke("task", "--task", "auth work", "--max-entries", "5", cwd=repo)).stdout
+    assert f"- {single}  Auth tokens never go into the logs.  (why: " in out
     assert "No remembered preference applies" in ok(invoke("task", "--task", "gardening", cwd=repo)).stdout
 
 

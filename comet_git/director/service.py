@@ -586,7 +586,9 @@ def render_text(data: dict[str, Any]) -> str:
         lines += ["", "## More that may apply (expand with: comet task --expand-context ID)"]
         for entry in data["manifest"]:
             why = "; ".join(entry["whyApplied"])
-            summary = f": {entry['summary']}" if entry["summary"] else ""  # none in a compact entry
+            # None in a compact entry; none repeated where the title is the summary (a one-sentence rule).
+            said = entry["summary"] and entry["summary"] != entry["title"]
+            summary = f": {entry['summary']}" if said else ""
             lines.append(
                 f"- {entry['id']}  {entry['title']}{summary}  (why: {why}{_application(entry, ';')})"
             )
