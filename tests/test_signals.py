@@ -193,6 +193,12 @@ def test_kind_without_a_cue_word(text: str, kind: str) -> None:
         ("为什么又把密钥写进代码了？这个项目的密钥都放 Vault。", LONG_TERM),
         ("为啥每次都贴整个文件？以后只给改动的部分。", LONG_TERM),
         ("Always run the migrations locally first. Does that sound sensible?", LONG_TERM),
+        # the question is the last clause: a rule told and then checked, or a rule quoted and asked about
+        ("Use uv everywhere — is that clear?", LONG_TERM),
+        (
+            'You said earlier "never mock the database in tests" — does that hold for the cache layer here?',
+            ONE_OFF,
+        ),
         # a period or a piece of work that ends outweighs even "from now on"
         ("From now on until the release is out, every merge needs two approvals.", ONE_OFF),
         ("From now on in this debugging session, dump the queue state after each step.", ONE_OFF),
@@ -210,6 +216,7 @@ def test_kind_without_a_cue_word(text: str, kind: str) -> None:
         # words for someone or something else, quoted text, a tool's schedule, the work at hand named
         ("Draft an email to the team saying that from now on everyone rebases before merging.", ONE_OFF),
         ('Add this to the README: "Never commit generated files; always run make gen."', ONE_OFF),
+        ('Add a test where the input is "never" and the expected output is "NEVER".', ONE_OFF),
         ("帮我写个给评审机器人的提示词：“所有 PR 都要检查变更日志。”", ONE_OFF),
         ("I tell my interns to always write the test first. Anyway, implement parse_range() now.", ONE_OFF),
         ("Set up a workflow that runs the linter on every push.", ONE_OFF),

@@ -517,8 +517,9 @@ def _questions() -> _Questions:
             r"|(?:看看|看一下|查查|查一下|分析一下|找找|说说)(?:为什么|为啥|怎么会).*"
         ),
         sarcasm=_rx(rf"\bwhat could (?:possibly )?go wrong\b|\byeah,? right\b|\bsure,? let{_APOS}s just\b"),
-        # words quoted at length are text to write or that was written, not said
-        quoted=re.compile(r"[\"\u201c][^\"\u201d\n]{21,400}[\"\u201d]|\u300c[^\u300d\n]{1,400}\u300d"),
+        # quoted words are text to write or that was written, not said: a quote of one word is
+        # mentioned too ('the input is "never"'), in any case
+        quoted=re.compile(r"[\"\u201c][^\"\u201d\n]{1,400}[\"\u201d]|\u300c[^\u300d\n]{1,400}\u300d"),
         reported=_rx(
             r"\b(?:says?|said|told (?:me|us)|tells (?:me|us)|claims?|claimed|reckons?|insists?|swears?)\b"
             r"|(?:说|认为|讲过)(?!一下|一句|话)"
@@ -529,6 +530,9 @@ def _questions() -> _Questions:
 # What a statement that asks must hold (see _asked_spans): most hold none, and compile nothing.
 _MAY_ASK = ("?", "\uff1f", "why", "为什么", "为啥", "怎么会", "go wrong", "right", "just")  # fmt: skip
 _QUOTES = ('"', "\u201c", "\u300c")
+
+
+_LAST_CLAUSE = re.compile(r"\s[\u2014\u2013-]+\s|\u2014+|;\s")
 
 
 def _asked_spans(text: str) -> list[tuple[int, int]]:
@@ -545,12 +549,20 @@ def _asked_spans(text: str) -> list[tuple[int, int]]:
         if q.reported.search(sentence):
             reported.append((m.start(), m.end()))
         if sentence.rstrip().endswith(("?", "\uff1f")):
-            if q.opinion.search(sentence) or (
-                not q.zh_not_asking.search(sentence)
-                if _CJK.search(sentence)
-                else q.asking.search(sentence) and not q.to_the_agent.search(sentence)
-            ):
+            # An English question may be its last clause alone: 'You said "always rebase" — does that
+            # hold here?' asks; "Use uv everywhere — is that clear?" tells, then checks it was heard.
+            clause = m.start() + max((c.end() for c in _LAST_CLAUSE.finditer(sentence)), default=0)
+            if q.opinion.search(sentence):
                 spans.append((m.start(), m.end()))
+            elif _CJK.search(sentence):
+                if not q.zh_not_asking.search(sentence):
+                    spans.append((m.start(), m.end()))
+            else:
+                for start in dict.fromkeys((m.start(), clause)):  # the whole asks, or its last clause
+                    asked = text[start : m.end()]
+                    if q.asking.search(asked) and not q.to_the_agent.search(asked):
+                        spans.append((start, m.end()))
+                        break
         elif (why := q.why_clause.search(sentence)) and not q.zh_not_asking.search(why.group(0)):
             spans.append((m.start() + why.start(), m.end()))
         elif q.sarcasm.search(sentence):  # "sure, let's just always deploy on Fridays, what could go wrong"
@@ -559,8 +571,8 @@ def _asked_spans(text: str) -> list[tuple[int, int]]:
 
 
 def _quoted_spans(text: str) -> list[tuple[int, int]]:
-    """Where `text` quotes at length: words to write ("put this in CONTRIBUTING.md: \"Never commit
-    secrets.\""), or that were written (a linter's output, a doc), not said."""
+    """Where `text` quotes: words to write ("put this in CONTRIBUTING.md: \"Never commit secrets.\""),
+    or that were written (a linter's output, a doc, a test's input), not said."""
     if not any(mark in text for mark in _QUOTES):
         return []
     return [(m.start(), m.end()) for m in _questions().quoted.finditer(text)]
