@@ -201,6 +201,13 @@ def test_kind_without_a_cue_word(text: str, kind: str) -> None:
         ),
         # a period or a piece of work that ends outweighs even "from now on"
         ("From now on until the release is out, every merge needs two approvals.", ONE_OFF),
+        ("This weekend, keep every preview deploy public.", ONE_OFF),
+        ("明天开会前，先把所有警告都修掉。", ONE_OFF),
+        # ... but a rule that starts on a day lasts, and so does one for every weekend
+        ("Starting tomorrow, always run the linter before you commit.", LONG_TERM),
+        ("From next week on, every release goes through the checklist.", LONG_TERM),
+        ("从明天开始，提交前都跑一遍 lint。", LONG_TERM),
+        ("Never deploy on weekends.", LONG_TERM),
         ("From now on in this debugging session, dump the queue state after each step.", ONE_OFF),
         ("Always squash, at least until the big refactor branch lands.", ONE_OFF),
         ("Let's always pin versions from now on... oh wait, no, only in this lockfile.", ONE_OFF),

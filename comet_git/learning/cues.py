@@ -85,6 +85,7 @@ def _rx(pattern: str) -> re.Pattern[str]:
 
 
 _WEEKDAY = r"(?:mon|tues|wednes|thurs|fri|satur|sun)day"
+_START_DAY = rf"(?:tomorrow|{_WEEKDAY}|(?:this|next) (?:week|weekend|month|sprint))"  # "starting tomorrow"
 
 # (tier, pattern)
 _CUE_TABLE: tuple[tuple[str, str], ...] = (
@@ -159,6 +160,12 @@ _CUE_TABLE: tuple[tuple[str, str], ...] = (
     (_DURABLE, r"\bfrom now on\b|\bfrom here on(?: out)?\b|\bgoing forward\b|\bmoving forward\b"),
     (_DURABLE, r"\bhenceforth\b|\bfrom this point (?:on|forward)\b|\bfrom next time on\b"),
     (_DURABLE, r"\bin (?:the )?future\b|\bfor good\b|\bpermanent(?:ly)?\b|\bstarting (?:now|today)\b"),
+    # a rule that starts on a day: "starting tomorrow", "from next week on", "从下周起" (no end said)
+    (
+        _DURABLE,
+        rf"\b(?:starting|beginning|as of)\s+{_START_DAY}\b|\bfrom {_START_DAY}\s+on(?:wards?)?\b"
+        r"|从?(?:明天|后天|下周[一二三四五六日]?|下个?月|周[一二三四五六日])(?:开始|起)",
+    ),
     (_DURABLE, r"\b(?:for )?now and (?:always|forever)\b|\balways and forever\b"),
     (_DURABLE, r"\bstanding (?:rule|order|requirement|instruction)\b|\blong[- ]term\b"),
     (_DURABLE, r"\bas a (?:general |standing )?rule\b|\bthis is a rule\b"),
@@ -239,6 +246,8 @@ _CUE_TABLE: tuple[tuple[str, str], ...] = (
     (_LIMITER, r"\bfor now\b|\bfor the (?:time being|moment)\b|\bat the moment\b|\bright now\b"),
     (_LIMITER, r"\btemporar(?:y|ily)\b|\bin the meantime\b|\buntil further notice\b"),
     (_LIMITER, rf"\btoday\b(?!{_APOS}s)|\btonight\b|\btomorrow\b"),
+    # one weekend, not weekends: "for the boat show this weekend" ("never deploy on weekends" lasts)
+    (_LIMITER, r"\b(?:this|next|over the|the coming) weekend\b|明天|后天|下周末"),
     (_LIMITER, r"\b(?:for|during|in) (?:the|our) demo\b"),
     # what the work is for: "for the grant report, ...", "for the investor demo build, ..."
     (
@@ -648,8 +657,9 @@ def _outermost(spans: Sequence[tuple[int, int]]) -> list[int]:
 # against the cue table): a prompt holding none of them can be a one-off at most, and an agent's
 # hook then skips compiling the cue table, which costs more than the hook's own work.
 LASTING_TRIGGERS = (
-    "from now", "from here on", "forward", "henceforth", "from this point", "from next time", "future",
-    "for good", "permanent", "starting now", "starting today", "forever", "standing", "long-term",
+    "from now", "from here on", "from this", "from next", "from tomorrow", "day on", "starting ",
+    "beginning ", "as of ", "forward", "henceforth", "future", "for good", "permanent", "forever", "standing",
+    "long-term",
     "long term", "rule", "otherwise", "always", "never", "whenever", "everywhere", "consistently",
     "throughout", "every", "each time", "each new", "in all", "all new", "all future", "all our", "all my",
     "any new", "default", "in general", "habit", "prefer", "i want", "i'm a", "i am a", "i\u2019m a",
@@ -660,7 +670,7 @@ LASTING_TRIGGERS = (
     "nothing else", "rather", "appreciate it if", "whatever", "in any", "no need to ask",
     "以后", "今后", "往后", "从现在", "从今", "从这次", "从下次", "长期", "永久", "除非我", "总", "老", "都",
     "我", "别", "不要", "始终", "每", "一律", "永远", "所有", "统一", "一直", "凡是", "任何", "全部", "习惯",
-    "必须", "务必", "一定要", "默认", "不再", "记住", "下次",
+    "必须", "务必", "一定要", "默认", "不再", "记住", "下次", "开始", "起",
 )  # fmt: skip
 
 
