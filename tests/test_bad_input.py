@@ -236,14 +236,16 @@ def test_pasted_document_is_not_a_record(
     assert snapshot(comet_home) == before
 
 
-def test_a_pasted_signal_is_journaled_but_no_rule(repo: Path, populated: dict[str, str]) -> None:
-    """What the user said is kept (the journal), but a document is not made a proven rule; the
-    agent hooks capture prompts the same way, so a long prompt still gets its context."""
-    before = {record["id"] for record in mem("list", cwd=repo)["records"]}
+def test_a_pasted_signal_keeps_its_rule_sentence_and_journals_the_paste(repo: Path) -> None:
+    """What the user said is kept whole (the journal), but only the rule becomes a record: the
+    pasted document around it is neither stored nor quoted back; the agent hooks capture prompts
+    the same way."""
     answer = mem("signal", "--text", PASTED, cwd=repo)
-    assert answer["kind"] == "long-term" and answer["record"] is None
-    assert "at most 4,000" in invoke("memory", "signal", "--text", PASTED, cwd=repo).stdout
-    assert {record["id"] for record in mem("list", cwd=repo)["records"]} == before
+    assert answer["kind"] == "long-term" and answer["record"] is not None
+    assert answer["record"]["text"] == "From now on always check the invoice totals twice."
+    assert "the other 127,9" in answer["note"] and "invoice" not in answer["note"]
+    journaled = ok(invoke("journal", "list", repo, "--json", "--type", "user.signal", cwd=repo)).json()
+    assert [event["signal"]["text"] for event in journaled["events"]] == [PASTED]
 
 
 def test_correct_with_nothing_to_change(repo: Path, comet_home: Path, populated: dict[str, str]) -> None:
