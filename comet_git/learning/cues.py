@@ -266,7 +266,7 @@ _CUE_TABLE: tuple[tuple[str, str], ...] = (
         _LIMITER,
         r"(?:^|(?<=[.!?。！？;\uff1b]\s))(?:please )?(?:go through|look through|comb through|triage|annotate"
         r"|group|close|label|convert|rename|replace|regenerate|bump|tag)\s+(?:all|every|each)\b"
-        r"|(?:都|全部|一律)(?:换成|替换成)",
+        r"|(?:都|全部|一律)(?:换成|替换成)|(?:^|(?<=[。！？\uff1b]))(?:帮我|请)?把[^，。\uff1b！？]{0,24}?(?:所有|全部)",
     ),
     # text for someone or something else: a message, a prompt, a note to self
     (
@@ -280,9 +280,9 @@ _CUE_TABLE: tuple[tuple[str, str], ...] = (
     # a tool set up to do something that recurs: its "every" is the tool's
     (
         _LIMITER,
-        r"^(?:please )?(?:set up|add|create|write|configure|make|schedule)\b[^.;!?]{0,60}?\b(?:action"
-        r"|workflow|cron|entry|job|hook|target|alias|rule|config|script|bot|renovate|dependabot|prettierrc"
-        r"|eslintrc|editorconfig)\b[^.;!?]{0,12}?\b(?:that|so|to|which)\b|^configure \w+ to\b"
+        r"^(?:please )?(?:set up|add|create|write|configure|make|schedule)\b[^.;!?]{0,60}?(?:\s\.|\b)"
+        r"(?:action|workflow|cron|entry|job|hook|target|alias|rule|config|script|bot|renovate|dependabot|prettierrc"
+        r"|eslintrc|editorconfig)\b[^.;!?]{0,40}?\b(?:that|so|to|which)\b|^configure \w+ to\b"
         r"|^make (?:the|a|our) (?:[\w-]+ ){0,2}(?:hook|job|bot|linter|workflow|action|pipeline|script|check)"
         r"\b"
         r"|^(?:帮我)?(?:配(?:一下|个|置)?|加(?:个|一个)|写(?:个|一个)|设置)[^。]{0,24}?(?:让它|让)"
@@ -577,6 +577,13 @@ def _asked_spans(text: str) -> list[tuple[int, int]]:
         elif q.sarcasm.search(sentence):  # "sure, let's just always deploy on Fridays, what could go wrong"
             spans.append((m.start(), m.end()))
     return spans + reported if spans else []
+
+
+def unquoted(text: str) -> str:
+    """`text` with what it quotes blanked out (same length): the words it says, not mentions."""
+    for start, end in reversed(_quoted_spans(text)):
+        text = text[:start] + " " * (end - start) + text[end:]
+    return text
 
 
 def _quoted_spans(text: str) -> list[tuple[int, int]]:

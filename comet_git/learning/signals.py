@@ -40,6 +40,7 @@ from comet_git.learning.cues import (
     _Hit,
     _rx,
     _words,
+    unquoted,
 )
 from comet_git.learning.cues import find_cues as _find_cues
 
@@ -699,7 +700,7 @@ def classify_signal(text: str, repository_names: Iterable[str] = ()) -> SignalDe
     about it ("in telemetry-pipeline, mask e-mails"), however personal its wording."""
     clean = " ".join(text.split())
     hits = _find_cues(clean)
-    kind, reason, weak = _decide(clean, hits, _person_kind(clean))
+    kind, reason, weak = _decide(clean, hits, _person_kind(unquoted(clean)))  # a quoted tone is no one's
     # The cue phrases that can decide alone (those has_cues looks for): the weak signs and the
     # words of the moment are in the reason, not here.
     cues = _unique(
