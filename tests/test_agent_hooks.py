@@ -193,6 +193,21 @@ def test_a_prompt_with_a_rule_and_a_request_stores_only_the_rule(repo: Path, pro
     assert [e["signal"]["text"] for e in events] == [prompt]
 
 
+@pytest.mark.parametrize("at", ["PROMPT_READ_FOR_RULES", "PROMPT_READ_FOR_CONTEXT"])
+def test_a_secret_the_prompt_cut_would_split_never_reaches_comet_home(
+    repo: Path, comet_home: Path, at: str
+) -> None:
+    from comet_git.commands import agent_hook
+
+    token = "ghp_" + "Ab1Cd2Ef3Gh4Ij5Kl6Mn7Op8Qr9St0UvWxYz"
+    lead = "Always run ruff before committing.\n\n"
+    filler = "x" * (getattr(agent_hook, at) - len(lead) - 10) + " "
+    assert hook("claude", "UserPromptSubmit", repo, lead + filler + token + " and more").exit_code == 0
+    for path in comet_home.rglob("*"):
+        if path.is_file():
+            assert b"ghp_Ab1" not in path.read_bytes(), path
+
+
 def test_a_one_off_prompt_is_journaled_in_the_project_in_the_sessions_episode(repo: Path) -> None:
     assert hook("claude", "SessionStart", repo).exit_code == 0
     assert hook("claude", "UserPromptSubmit", repo, "Never push to main this time").exit_code == 0

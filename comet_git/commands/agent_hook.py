@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import shlex
 import threading
 from collections.abc import Callable
@@ -43,6 +44,20 @@ SESSION_START = ""  # no task text: the director's session-start request
 # pasted file or log, whose head says what the task is, and where a person states a rule to keep.
 PROMPT_READ_FOR_RULES = 50_000
 PROMPT_READ_FOR_CONTEXT = 20_000
+
+
+def _head(prompt: str, length: int) -> str:
+    """The first `length` characters of a prompt, less the word the cut would split: half a
+    secret is no longer a secret the redaction knows, and would be journaled as it stands."""
+    head = prompt[:length]
+    if len(prompt) > length and not prompt[length].isspace():
+        head = _PARTIAL_WORD.sub("", head)
+    return head
+
+
+_PARTIAL_WORD = re.compile(r"\S+\Z")
+
+
 # The installed console script's code, run as `python -c` without the working folder on sys.path
 # (`-m comet_git` from a hook in a checkout of comet-git would run the checkout's code).
 _INSTALLED_COMET = (
@@ -169,7 +184,7 @@ def _handle(event: HookEvent) -> str:
             return ""  # the switch means the agent is given nothing from memory
         if not event.delivers_context or not event.prompt:
             return note
-        return _join(note, _context(ws, event.prompt[:PROMPT_READ_FOR_CONTEXT], session=event.session))
+        return _join(note, _context(ws, _head(event.prompt, PROMPT_READ_FOR_CONTEXT), session=event.session))
     if event.kind == PATH:
         if not event.path:
             return ""
@@ -221,7 +236,7 @@ def _capture(ws: Any, prompt: str, session: str | None) -> str:
     (which would cost more than the rest of the hook)."""
     from comet_git.learning.cues import has_cues, might_last
 
-    prompt = prompt[:PROMPT_READ_FOR_RULES]
+    prompt = _head(prompt, PROMPT_READ_FOR_RULES)
     if not might_last(prompt) or not has_cues(prompt):
         return ""
     from comet_git.learning.signals import LONG_TERM, classify_signal
