@@ -515,10 +515,10 @@ def test_a_huge_prompt_is_read_only_as_far_as_a_rule_or_a_task_is_looked_for(
     prompt = "From now on, always use pnpm in this repository. " + "see the log: 42. " * 200_000
     payload = json.dumps({"session_id": "s-big", "cwd": str(repo), "prompt": prompt})
     answer("claude", "UserPromptSubmit", lambda: payload, timeout=120)
-    assert read == {
-        "rules": agent_hook.PROMPT_READ_FOR_RULES,
-        "context": agent_hook.PROMPT_READ_FOR_CONTEXT,
-    }
+    # As far as the limit, less the word it would cut ("42." is 3 characters).
+    limits = {"rules": agent_hook.PROMPT_READ_FOR_RULES, "context": agent_hook.PROMPT_READ_FOR_CONTEXT}
+    assert set(read) == set(limits)
+    assert all(limits[name] - 3 <= read[name] <= limits[name] for name in limits), read
 
 
 def test_a_lone_surrogate_in_a_prompt_costs_it_nothing_but_that_character(repo: Path) -> None:
