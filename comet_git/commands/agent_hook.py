@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import re
 import shlex
 import threading
 from collections.abc import Callable
@@ -49,13 +48,11 @@ PROMPT_READ_FOR_CONTEXT = 20_000
 def _head(prompt: str, length: int) -> str:
     """The first `length` characters of a prompt, less the word the cut would split: half a
     secret is no longer a secret the redaction knows, and would be journaled as it stands."""
-    head = prompt[:length]
-    if len(prompt) > length and not prompt[length].isspace():
-        head = _PARTIAL_WORD.sub("", head)
-    return head
-
-
-_PARTIAL_WORD = re.compile(r"\S+\Z")
+    end = min(length, len(prompt))
+    if end < len(prompt):
+        while end and not prompt[end].isspace():  # back to the space before the word cut
+            end -= 1
+    return prompt[:end]
 
 
 # The installed console script's code, run as `python -c` without the working folder on sys.path
