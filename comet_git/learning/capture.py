@@ -167,6 +167,9 @@ def process_signal(
     return SignalResult(event, decision, event.scope, view, True, _note(decision, placed))
 
 
+QUOTED_REST_MAX = 200  # what the note quotes of the words left out of the rule
+
+
 def _note(decision: SignalDecision, placed: Placement) -> str | None:
     """What the person should know beyond "remembered": what consolidation did, what was left out."""
     plain = placed.action == "created" and not (placed.superseded or placed.conflicts)
@@ -177,6 +180,3 @@ def _note(decision: SignalDecision, placed: Placement) -> str | None:
             left_out = f"the other {len(left_out):,} characters"
         notes.append("remembered the rule only; journaled, not remembered: " + left_out)
     return "; ".join(notes) or None
-
-
-QUOTED_REST_MAX = 200  # what the note quotes of the words left out of the rule

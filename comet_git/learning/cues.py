@@ -666,9 +666,9 @@ def _outermost(spans: Sequence[tuple[int, int]]) -> list[int]:
 LASTING_TRIGGERS = (
     "from now", "from here on", "from this", "from next", "from tomorrow", "day on", "starting ",
     "beginning ", "as of ", "forward", "henceforth", "future", "for good", "permanent", "forever", "standing",
-    "long-term",
-    "long term", "rule", "otherwise", "always", "never", "whenever", "everywhere", "consistently",
-    "throughout", "every", "each time", "each new", "in all", "all new", "all future", "all our", "all my",
+    "long-term", "long term", "rule", "otherwise", "always", "never", "whenever", "everywhere",
+    "consistently", "throughout", "every", "each time", "each new", "in all", "all new", "all future",
+    "all our", "all my",
     "any new", "default", "in general", "habit", "prefer", "i want", "i'm a", "i am a", "i\u2019m a",
     "i work as", "i use", "we use", "used to", "i like", "i love", "i hate", "i dislike", "i usually",
     "i tend to", "n't like", "n\u2019t like", "stop ", "no more", "you keep", "must", "n't ever",

@@ -594,11 +594,14 @@ def _split_rule(text: str) -> tuple[str, tuple[str, ...], tuple[str, ...]]:
     for part, role, number in roles:
         plain[number] = plain.get(number, 0) + len(part) * (role != "rule")
     with_rule = {number for _, role, number in roles if role == "rule"}
-    kept = [part for part, role, number in roles if role == "rule" or (
-        role == "plain" and number in with_rule and plain[number] <= PLAIN_WITH_RULE_MAX)]  # fmt: skip
-    if not with_rule or len(kept) == len(roles):
+    keeps = [
+        role == "rule" or (role == "plain" and number in with_rule and plain[number] <= PLAIN_WITH_RULE_MAX)
+        for _, role, number in roles
+    ]
+    if not with_rule or all(keeps):
         return " ".join(text.split()), (), ()
-    rest = tuple(part for part, role, number in roles if part not in kept)
+    kept = [part for (part, _, _), keep in zip(roles, keeps, strict=True) if keep]
+    rest = tuple(part for (part, _, _), keep in zip(roles, keeps, strict=True) if not keep)
     constraints = tuple(part for part, role, _ in roles if role == "limit")
     return " ".join(kept).rstrip(";,:\uff1b\uff0c\uff1a"), rest, constraints
 
