@@ -299,6 +299,17 @@ def test_a_long_run_of_word_characters_is_not_slow_to_redact() -> None:
     assert redact_text(text) == text
 
 
+def test_what_no_one_sees_neither_hides_a_secret_nor_is_kept() -> None:
+    """A zero-width character inside a key hid it from every pattern; a control character in a
+    title would reach the person's terminal."""
+    hidden = redact_text(
+        "key AKIA\u200bIOSFODNN7EXAMPLE, token ghp_\u2060" + "a1" * 18 + " \x00\x1b[2J\u202eok"
+    )
+    assert "IOSFODNN7EXAMPLE" not in hidden and "a1a1" not in hidden
+    assert hidden.endswith(" [2Jok") and "\x00" not in hidden and "\x1b" not in hidden
+    assert redact_text("tab\tand\nlines\r\n stay") == "tab\tand\nlines\r\n stay"
+
+
 def test_a_structure_is_redacted_as_each_of_its_strings_alone() -> None:
     # redact looks for the needles once over all the strings: each string must still come out
     # exactly as redact_text makes it, whichever other strings hold which needles.

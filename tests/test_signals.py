@@ -256,6 +256,29 @@ def test_kind_of_questions_and_bounded_rules(text: str, kind: str) -> None:
     assert decision.kind == kind, decision.reason
 
 
+@pytest.mark.parametrize(
+    ("text", "kind"),
+    [
+        # a number in a path, a line number, a date is no period of data ("orders_2019" is)
+        (
+            "Always run make lint before committing.\n\nThe log:\nGET /items/2024 500\nGET /items/2025 200",
+            LONG_TERM,
+        ),
+        ("Never push to main directly. The error was at line 2021 of server.py.", LONG_TERM),
+        ("Always dedupe the orders_2019 export before loading it.", ONE_OFF),
+        # what was pasted decides nothing: a one-off request with a rule-like comment in its code ...
+        ("Please fix this test.\n\n```\ndef test_x():\n    # never call the network\n```", ONE_OFF),
+        # ... and code alone says nothing
+        ("```\n# always retry\nretry(always=True)\n```", ONE_OFF),
+        ("From tomorrow, use tabs in Go files.", LONG_TERM),  # a rule that starts on a day
+        ("From tomorrow until Friday, use the staging cluster.", ONE_OFF),
+    ],
+)
+def test_what_was_pasted_with_the_words_decides_nothing(text: str, kind: str) -> None:
+    decision = classify_signal(text)
+    assert decision.kind == kind, decision.reason
+
+
 def test_a_question_is_no_cue_that_makes_a_prompt_worth_classifying() -> None:
     assert not cues.has_cues("Is the staging cluster up?")
     asked = classify_signal("Should we always rebase feature branches?")
@@ -422,6 +445,15 @@ def test_title() -> None:
     assert classify_signal("Never run migrations from a laptop.").title.startswith("Never")
     long_text = "Always " + "keep the generated client in sync with the schema " * 4
     assert len(classify_signal(long_text).title) <= 80
+    # a start day and a list number are no title
+    assert classify_signal("Starting tomorrow, write commit messages in English.").title == (
+        "Write commit messages in English"
+    )
+    assert classify_signal("From next week on, use pnpm for installs.").title == "Use pnpm for installs"
+    assert (
+        classify_signal("1. Always run the linter before committing.").title
+        == "Run the linter before committing"
+    )
 
 
 # -- the rule inside a prompt ------------------------------------------------------------------------------
@@ -454,6 +486,35 @@ def test_title() -> None:
             "Always run eslint first.",
             ("The file:", *["let y = g(x);"] * 30),
         ),
+        # code, a log, a stack trace pasted beside the rule: never a rule line, whatever its words
+        (
+            "From now on use pytest -x.\n```\n# never call the network\nassert always_true()\n```",
+            "From now on use pytest -x.",
+            ("```", "# never call the network", "assert always_true()", "```"),
+        ),
+        (
+            'Always use uv.\nTraceback (most recent call last):\n  File "a.py", line 3\n    never_called()\n'
+            "NameError: never_called",
+            "Always use uv.",
+            (
+                "Traceback (most recent call last):",
+                'File "a.py", line 3',
+                "never_called()",
+                "NameError: never_called",
+            ),
+        ),
+        # every kind of line break a paste carries ends a line, and a paragraph at a blank line
+        ("Always run ruff.\r\n\r\nThe notes:\r\nstep 1 ok", "Always run ruff.", ("The notes:", "step 1 ok")),
+        ("Always run ruff.\u2029The notes:\rstep 1 ok", "Always run ruff.", ("The notes:", "step 1 ok")),
+        # a question asked with the rule is the work at hand, not part of the rule
+        (
+            "From now on use pnpm; which lockfile do we have?",
+            "From now on use pnpm",
+            ("which lockfile do we have?",),
+        ),
+        ("Never push to main \u2014 what does the CI say?", "Never push to main", ("what does the CI say?",)),
+        # a statement of how things are is the rule only when nothing says one by itself
+        ("This project uses uv. Please add httpx.", "This project uses uv.", ("Please add httpx.",)),
     ],
 )
 def test_only_the_rule_of_a_statement_is_its_record(

@@ -241,7 +241,18 @@ def _needles() -> tuple[tuple[str, tuple[int, ...]], ...]:
     return tuple((needle, tuple(numbers)) for needle, numbers in kinds_of.items())
 
 
+# What no one sees in a text: control characters (but tab and line breaks), the invisible format
+# characters (zero-width space and joiners, word joiner, byte-order mark, soft hyphen) and the
+# direction overrides.  They are dropped before anything else: one inside a key hides the key from
+# every pattern, and a control character in a title would reach the person's terminal.
+_UNSEEN = re.compile(
+    r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u00ad\u200b-\u200f\u202a-\u202e\u2060-\u2064\ufeff]"
+)
+
+
 def redact_text(text: str) -> str:
+    if not text.isprintable():  # C speed; false for any line break too, which is then searched
+        text = _UNSEEN.sub("", text)
     # Most texts (paths, subjects, ids) hold no needle and are let through after these substring
     # tests: they cost about what searching one regex alternation of the needles costs, without
     # the milliseconds compiling that would add to every process that redacts.

@@ -164,6 +164,7 @@ _CUE_TABLE: tuple[tuple[str, str], ...] = (
     (
         _DURABLE,
         rf"\b(?:starting|beginning|as of)\s+{_START_DAY}\b|\bfrom {_START_DAY}\s+on(?:wards?)?\b"
+        r"|(?:^|(?<=[.!?;] ))from (?:tomorrow|next (?:week|month))(?=\s*,)"  # "From tomorrow, use tabs"
         r"|从?(?:明天|后天|下周[一二三四五六日]?|下个?月|周[一二三四五六日])(?:开始|起)",
     ),
     (_DURABLE, r"\b(?:for )?now and (?:always|forever)\b|\balways and forever\b"),
@@ -205,7 +206,7 @@ _CUE_TABLE: tuple[tuple[str, str], ...] = (
         r"\b(?:oh )?wait,? (?:no|actually)\b|\bactually,? (?:no|only)\b|\bscratch that\b"
         r"|\bforget what i (?:just )?said\b|(?:哦|啊)?不对[，,]?\s*只|我是说|我的意思是"
         r"|\bi(?:'ve| have) (?:got )?(?:only )?(?:\d+|a few|five|ten|twenty|thirty) (?:minutes|mins|hours)\b"
-        r"|直到(?![^，。\uff1b！？]*才)",
+        r"|直到(?![^，。\uff1b！？]{0,100}才)",
     ),
     # -- limiters: tie the statement to the current work
     (_LIMITER, rf"\b(?:this|that|the current|current|these|those)\s+(?:one\s+)?(?:{_WORK_ITEMS})\b"),
@@ -313,21 +314,26 @@ _CUE_TABLE: tuple[tuple[str, str], ...] = (
         r"|(?:静默|暂停|关掉|关闭|停掉|屏蔽|禁用|冻结)[^，。\uff1b！？]{0,12}?(?:[一两三四五六七八九十半几]|\d+)\s*个?(?:小时|分钟)",
     ),
     (_LIMITER, r"[这那](?:份|篇|张|一批|批|堆)|这个\s*[^\s，。\uff1b！？]{1,20}\s*里"),
-    # data of one period or one export: "the churn_risk_q2 list", "orders_2019", "Q3_export.csv"
+    # data of one period or one export: "the churn_risk_q2 list", "orders_2019", "Q3_export.csv" (a
+    # number in a path, a line number, a port or a date is no period: "GET /items/2024", "line 2021")
     (
         _LIMITER,
-        r"(?<![a-z])q[1-4](?![0-9])|(?<!\d)20[12]\d(?!\d)|_(?:jan|feb|mar|apr|jun|jul|aug|sep|oct|nov|dec)\b"
+        r"(?<![a-z])q[1-4](?![0-9])|(?<![\d/:#.])(?<!line )(?<!port )20[12]\d(?!\d|[:/]\d|-\d\d-)"
+        r"|_(?:jan|feb|mar|apr|jun|jul|aug|sep|oct|nov|dec)\b"
         r"|\w\.(?:csv|xlsx?|tsv)\b",
     ),
     # "for today's demo", "for Monday's pilot": one day's work ("today's standards" is no limit)
     (_LIMITER, rf"\b(?:just |only )?for (?:today|tonight|tomorrow|{_WEEKDAY}){_APOS}s\b"),
-    (_LIMITER, rf"(?:\bnot\b|n{_APOS}t\b|\bdont\b|\bno\b)(?:[^.;!?]|\.(?=\S))*?\byet\b"),
-    (_LIMITER, rf"\b(?:hold|hold off|wait|pause|freeze|park|don{_APOS}t|do not|dont)\b[^.;!?]*?\buntil\b"),
-    (_LIMITER, r"\buntil\s+(?:the|this|that|we|i|it|after|tomorrow|next)\b"),
-    (_LIMITER, r"\bfirst\b[^.!?]*?\b(?:later|afterwards)\b"),
+    (_LIMITER, rf"(?:\bnot\b|n{_APOS}t\b|\bdont\b|\bno\b)(?:[^.;!?]|\.(?=\S)){{0,200}}?\byet\b"),
     (
         _LIMITER,
-        rf"\b(?:we{_APOS}ll|we will|i{_APOS}ll|i will|let{_APOS}s|let us|we can|you can)\b[^.;!?]*?"
+        rf"\b(?:hold|hold off|wait|pause|freeze|park|don{_APOS}t|do not|dont)\b[^.;!?]{{0,200}}?\buntil\b",
+    ),
+    (_LIMITER, r"\buntil\s+(?:the|this|that|we|i|it|after|tomorrow|next)\b"),
+    (_LIMITER, r"\bfirst\b[^.!?]{0,200}?\b(?:later|afterwards)\b"),
+    (
+        _LIMITER,
+        rf"\b(?:we{_APOS}ll|we will|i{_APOS}ll|i will|let{_APOS}s|let us|we can|you can)\b[^.;!?]{{0,200}}?"
         r"\b(?:later|afterwards|another time)\b",
     ),
     (_LIMITER, r"这(?:次|回|一次|一回|一轮|轮)|本次|本轮|此次|仅此一次|只此一次"),
@@ -359,11 +365,12 @@ _CUE_TABLE: tuple[tuple[str, str], ...] = (
         r"|\bno more\b|\b(?:why do you|you) keep \w+ing\b",
     ),
     (_LASTING, rf"\bmust(?:n{_APOS}t)?\b|\b(?:don{_APOS}t|do not) ever\b|\bshould always\b"),
-    (_LASTING, rf"\b(?:don{_APOS}t|do not|never)\b[^.;!?]*?\bagain\b"),
+    (_LASTING, rf"\b(?:don{_APOS}t|do not|never)\b[^.;!?]{{0,200}}?\bagain\b"),
     (_LASTING, r"\b(?:our|the) conventions?\b|\bthe rule is\b|\bremember (?:that )?(?:i|my|we|our)\b"),
     (
         _LASTING,
-        rf"\b(?:don{_APOS}t|do not|stop)\b[^.;!?]*?\b(?:so much|so often|all the time|too much|constantly)\b",
+        rf"\b(?:don{_APOS}t|do not|stop)\b[^.;!?]{{0,200}}?"
+        r"\b(?:so much|so often|all the time|too much|constantly)\b",
     ),
     (
         _LASTING,
@@ -399,7 +406,7 @@ _CUE_TABLE: tuple[tuple[str, str], ...] = (
     (
         _POINTER,
         r"\b(?:can|could|would) you\b"
-        r"(?!\s+(?:please\s+)?(?:remember|keep in mind|note|stop|quit|always|never))(?=[^.!?]*\?)",
+        r"(?!\s+(?:please\s+)?(?:remember|keep in mind|note|stop|quit|always|never))(?=[^.!?]{0,300}\?)",
     ),
     # how things are at the moment: "the staging cluster is down", "CI 挂了"
     (
@@ -544,6 +551,29 @@ _QUOTES = ('"', "\u201c", "\u300c")
 _LAST_CLAUSE = re.compile(r"\s[\u2014\u2013-]+\s|\u2014+|;\s")
 
 
+def _sentence_asked(q: _Questions, text: str, m: re.Match[str]) -> tuple[int, int] | None:
+    """Where the sentence `m` of `text` asks, if it does."""
+    sentence = m.group(0)
+    if sentence.rstrip().endswith(("?", "\uff1f")):
+        if q.opinion.search(sentence):
+            return m.start(), m.end()
+        if _CJK.search(sentence):
+            return None if q.zh_not_asking.search(sentence) else (m.start(), m.end())
+        # An English question may be its last clause alone: 'You said "always rebase" — does that
+        # hold here?' asks; "Use uv everywhere — is that clear?" tells, then checks it was heard.
+        clause = m.start() + max((c.end() for c in _LAST_CLAUSE.finditer(sentence)), default=0)
+        for start in dict.fromkeys((m.start(), clause)):  # the whole asks, or its last clause
+            asked = text[start : m.end()]
+            if q.asking.search(asked) and not q.to_the_agent.search(asked):
+                return start, m.end()
+        return None
+    if (why := q.why_clause.search(sentence)) and not q.zh_not_asking.search(why.group(0)):
+        return m.start() + why.start(), m.end()
+    if q.sarcasm.search(sentence):  # "sure, let's just always deploy on Fridays, what could go wrong"
+        return m.start(), m.end()
+    return None
+
+
 def _asked_spans(text: str) -> list[tuple[int, int]]:
     """Where `text` asks rather than tells (see _ASKED): its questions, the why-clauses of its
     requests to find something out, and, when it asks, the sentences that report what others said."""
@@ -554,28 +584,14 @@ def _asked_spans(text: str) -> list[tuple[int, int]]:
     spans: list[tuple[int, int]] = []
     reported: list[tuple[int, int]] = []
     for m in q.sentence.finditer(text):
-        sentence = m.group(0)
-        if q.reported.search(sentence):
+        asked = _sentence_asked(q, text, m)
+        if asked is not None:
+            spans.append(asked)
+        # What the sentence tells before what it asks reports what others said, or it does not:
+        # 'You said "always rebase" — does that hold here?' does; "Never push to main — what does
+        # the CI say?" does not (the "say" is asked).
+        if q.reported.search(text[m.start() : asked[0] if asked else m.end()]):
             reported.append((m.start(), m.end()))
-        if sentence.rstrip().endswith(("?", "\uff1f")):
-            # An English question may be its last clause alone: 'You said "always rebase" — does that
-            # hold here?' asks; "Use uv everywhere — is that clear?" tells, then checks it was heard.
-            clause = m.start() + max((c.end() for c in _LAST_CLAUSE.finditer(sentence)), default=0)
-            if q.opinion.search(sentence):
-                spans.append((m.start(), m.end()))
-            elif _CJK.search(sentence):
-                if not q.zh_not_asking.search(sentence):
-                    spans.append((m.start(), m.end()))
-            else:
-                for start in dict.fromkeys((m.start(), clause)):  # the whole asks, or its last clause
-                    asked = text[start : m.end()]
-                    if q.asking.search(asked) and not q.to_the_agent.search(asked):
-                        spans.append((start, m.end()))
-                        break
-        elif (why := q.why_clause.search(sentence)) and not q.zh_not_asking.search(why.group(0)):
-            spans.append((m.start() + why.start(), m.end()))
-        elif q.sarcasm.search(sentence):  # "sure, let's just always deploy on Fridays, what could go wrong"
-            spans.append((m.start(), m.end()))
     return spans + reported if spans else []
 
 

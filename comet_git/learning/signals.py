@@ -113,7 +113,7 @@ _USER_FACT = _rx(
     r"|\bi(?:'m|\u2019m| am) on (?:a )?(?:mac|macos|os x|linux|windows|ubuntu|debian|fedora|arch|wsl)\b"
     rf"|\bassume i (?:know|understand|don{_APOS}t know)\b|\bi (?:know|understand) \w+ well\b"
     r"|\bmy (?:name|handle|username|user name|email|e-mail|timezone|time zone|github|gitlab)\b"
-    r"[^.;!?]*\b(?:is|are)\b"
+    r"[^.;!?]{0,100}\b(?:is|are)\b"
     r"|\bi(?:'m|\u2019m| am) in (?:utc|gmt|cet|pst|est|the \w+ time ?zone)"
     r"|\bi(?:'m|\u2019m| am) (?:learning|coming from)\b"
     r"|\bi (?:mostly|mainly|usually|normally) (?:write|use|work|code)\b"
@@ -125,9 +125,9 @@ _USER_FACT = _rx(
 )
 _ANSWER_LANGUAGE = _rx(
     rf"\b(?:answer|answers|reply|replies|respond|responses?|talk|speak|explain|communicate|chat)\b"
-    rf"[^.;!?]*?\bin (?:{_LANGS})\b"
+    rf"[^.;!?]{{0,200}}?\bin (?:{_LANGS})\b"
     r"|(?:用|使用)(?:中文|英文|英语|日语|日文|汉语|韩语)(?:来)?(?:回答|回复|交流|沟通|解释|说|聊)"
-    r"|(?:回答|回复|交流|沟通)[^。\uff1b\uff01\uff1f]*?(?:中文|英文|英语|日语|汉语)"
+    r"|(?:回答|回复|交流|沟通)[^。\uff1b\uff01\uff1f]{0,60}?(?:中文|英文|英语|日语|汉语)"
 )
 _TONE = _rx(
     r"\b(?:concise|terse|verbose(?!\s+(?:logging|logs?|mode|output|flags?|options?|level|builds?))|wordy"
@@ -490,7 +490,9 @@ _LEADING_CUE = _rx(
     r"|(?:for )?now and (?:always|forever)|by default|as a (?:general )?rule|never mind"
     r"|this is a (?:long-term|standing) (?:requirement|rule)|(?:just |only )?for this \w+|(?:just|only)"
     r" this \w+|for now|this time|today only|always|please|just|also"
-    r"|以后|今后|从现在开始|从现在起|从今以后|总是|请|这次|这回|今天先|今天)\b[\s,，:：;\uff1b]*)+"
+    r"|(?:starting|beginning|as of|from) (?:tomorrow|next (?:week|month)|(?:next )?(?:mon|tues|wednes|thurs"
+    r"|fri|satur|sun)day)(?: on(?:wards?)?)?"
+    r"|以后|今后|从现在开始|从现在起|从今以后|总是|请|这次|这回|今天先|今天)(?!\w)[\s,，:：;\uff1b]*)+"
 )
 _SENTENCE_END = re.compile(r"[.;!?](?=\s|$)|[。\uff1b\uff01\uff1f]")
 _CLAUSE_SEP = re.compile(r"\s*([,:]|[，：])\s*")
@@ -507,7 +509,7 @@ def _short_clause(clause: str) -> bool:
 
 
 def _make_title(text: str) -> str:
-    body = text.strip()
+    body = _LIST_ITEM.sub("", text.strip(), count=1)  # "1. Always run the linter" is no sentence "1"
     end = _SENTENCE_END.search(body)
     sentence = body[: end.start()] if end and end.start() > 0 else body
     stripped = _LEADING_CUE.sub("", sentence.strip()).strip()
@@ -547,7 +549,10 @@ def _make_title(text: str) -> str:
 _PART_END = re.compile(r"(?<=[.!?;])\s+|(?<=[。\uff01\uff1f\uff1b])\s*")
 _TURN = re.compile(
     r"\s*[,，]\s*(?=(?:and\s+)?(?:now|then|next|please|can you|could you|would you)\b"
-    r"|现在|然后|接下来|帮我|请帮|麻烦)",
+    r"|现在|然后|接下来|帮我|请帮|麻烦)"
+    # and a dash before a question: "never push to main — what does the CI say?"
+    r"|\s+(?:[\u2014\u2013]+|--?)\s*(?=(?:what|which|how|why|where|who|when|does|do|did|is|are|can|could"
+    r"|would|will|should)\b[^.!;]*\?)",
     re.IGNORECASE,
 )
 _REQUEST = _rx(rf"^(?:and\s+)?(?:please|can you|could you|would you|help me|let{_APOS}s)\b|帮我|请帮|麻烦")
@@ -558,20 +563,82 @@ def _parts(text: str) -> list[str]:
 
 
 def _part_role(part: str) -> str:
-    """'rule' (long-term by itself), 'limit' (a one-off limiter: "don't commit this time"),
-    'request' (the work at hand: "now add httpx") or 'plain' (no cue either way)."""
+    """'rule' (long-term by itself), 'weak' (long-term on weak signs only: "this project uses
+    poetry"), 'limit' (a one-off limiter: "don't commit this time"), 'request' (the work at hand:
+    "now add httpx", "which lockfile do we have?") or 'plain' (no cue either way)."""
     hits = _find_cues(part)
-    if _decide(part, hits, _person_kind(part)).kind == LONG_TERM:
-        return "rule"
+    decision = _decide(part, hits, _person_kind(part))
+    if decision.kind == LONG_TERM:
+        return "weak" if decision.weak else "rule"
     tiers = {hit.tier for hit in hits}
     if _LIMITER in tiers:
         return "limit"
-    if _POINTER in tiers or _REQUEST.search(part):
+    if _POINTER in tiers or _ASKED in tiers or _REQUEST.search(part):
         return "request"
     return "plain"
 
 
-_PARAGRAPH_BREAK = re.compile(r"\n[ \t]*\n")
+# Every line break a pasted text may carry (Windows' CRLF, a lone CR, the Unicode separators); a
+# paragraph ends at a blank line or a paragraph separator.
+_LINE_BREAK = re.compile(r"\r\n?|[\x0b\x0c\x1c-\x1e\x85\u2028]")
+_FENCE = re.compile(r"^\s*(?:```|~~~)")
+# A line of code, a log or a stack trace: indented as code is, opening as a log line or a frame does,
+# or dense with the symbols of code (prose, even about code, holds few).  A list item is prose.
+_CODE_LINE = re.compile(
+    r"^(?:\t| {4})|^\s*(?:at \S+\(|File \"|Traceback \(|\d{4}-\d\d-\d\d[ T]\d|\[\d"
+    r"|[\w.]*(?:Error|Exception)\b:)"
+)
+_LIST_ITEM = re.compile(r"^\s*(?:[-*+\u2022]|\d{1,3}[.)])\s")
+_CODE_SYMBOLS = re.compile(r"[{}()\[\]<>=;:#$|\\/\"'@%&*+~^\d]")
+CODE_SYMBOL_SHARE = 0.2
+
+
+def _code_like(line: str) -> bool:
+    stripped = line.strip()
+    if not stripped or _LIST_ITEM.match(line):
+        return False
+    return bool(_CODE_LINE.match(line)) or len(_CODE_SYMBOLS.findall(stripped)) >= CODE_SYMBOL_SHARE * len(
+        stripped
+    )
+
+
+class _Line(NamedTuple):
+    paragraph: int
+    text: str
+    pasted: bool  # code, a log, a stack trace: material the words are about, not words said
+
+
+def _lines(text: str) -> list[_Line]:
+    """The non-blank lines of `text`, each with its paragraph and whether it was pasted: a fenced
+    block, or a run of code-like lines (one line of code among words is a command named in passing,
+    unless it is longer than words said in one breath)."""
+    lines: list[_Line] = []
+    paragraph, fenced = 0, False
+    for raw in _LINE_BREAK.sub("\n", text.replace("\u2029", "\n\n")).split("\n"):
+        if _FENCE.match(raw):
+            fenced = not fenced
+            lines.append(_Line(paragraph, raw, True))
+        elif fenced:
+            lines.append(_Line(paragraph, raw, True))
+        elif not raw.strip():
+            paragraph += bool(lines) and lines[-1].paragraph == paragraph
+        else:
+            lines.append(_Line(paragraph, raw, _code_like(raw)))
+    code = [line.pasted for line in lines]
+    for i, line in enumerate(lines):  # a run of code-like lines is pasted; one alone, only if long
+        neighbours = [
+            j for j in (i - 1, i + 1) if 0 <= j < len(lines) and lines[j].paragraph == line.paragraph
+        ]
+        if code[i] and len(line.text) <= PLAIN_WITH_RULE_MAX and not any(code[j] for j in neighbours):
+            lines[i] = line._replace(pasted=False)
+    return lines
+
+
+def _said(text: str) -> str:
+    """The words of `text` that were said, not pasted ("" when it is all code or a log)."""
+    return "\n".join(line.text for line in _lines(text) if not line.pasted)
+
+
 # More words that are no rule than this in the rule's paragraph are pasted material (a log, a file,
 # a stack trace), not words said in one breath with the rule: journaled with the prompt, never made
 # part of the rule (or its title).
@@ -583,13 +650,17 @@ def _split_rule(text: str) -> tuple[str, tuple[str, ...], tuple[str, ...]]:
     rule ("Always run ruff. Black too."): leaving out part of what the person asked for is worse
     than keeping a few words too many.  Only in the rule's own paragraph, though, and only a few
     words: the paragraphs around a rule, and a paragraph that is mostly words with no cue, are
-    what was pasted with it.  When no part is a rule by itself, the whole is the rule."""
+    what was pasted with it; so are code and logs, whatever their words.  A part that is long-term
+    on weak signs only is a rule when no part is one by itself; when none is even that, the whole
+    is the rule."""
     roles = [
-        (part, _part_role(part), number)
-        for number, paragraph in enumerate(_PARAGRAPH_BREAK.split(text))
-        for line in paragraph.splitlines()  # a line break ends a part too (a pasted line, a list)
-        for part in _parts(" ".join(line.split()))
+        (part, "pasted" if line.pasted else _part_role(part), line.paragraph)
+        for line in _lines(text)  # a line break ends a part too (a pasted line, a list)
+        for part in _parts(" ".join(line.text.split()))
     ]
+    strong = any(role == "rule" for _, role, _ in roles)
+    roles = [(part, "rule" if role == "weak" and not strong else role, n) for part, role, n in roles]
+    roles = [(part, "plain" if role == "weak" else role, n) for part, role, n in roles]
     plain: dict[int, int] = {}  # paragraph -> characters of its parts that are no rule
     for part, role, number in roles:
         plain[number] = plain.get(number, 0) + len(part) * (role != "rule")
@@ -701,7 +772,7 @@ def classify_signal(text: str, repository_names: Iterable[str] = ()) -> SignalDe
     so that the request said in the same breath neither becomes memory nor widens where it applies.
     `repository_names` are the names of the repository it was said in: a rule that names it is
     about it ("in telemetry-pipeline, mask e-mails"), however personal its wording."""
-    clean = " ".join(text.split())
+    clean = " ".join(_said(text).split())  # what was pasted with the words decides nothing
     hits = _find_cues(clean)
     kind, reason, weak = _decide(clean, hits, _person_kind(unquoted(clean)))  # a quoted tone is no one's
     # The cue phrases that can decide alone (those has_cues looks for): the weak signs and the
@@ -709,7 +780,7 @@ def classify_signal(text: str, repository_names: Iterable[str] = ()) -> SignalDe
     cues = _unique(
         h.text for h in hits if h.tier not in (*_WEAK, _MOMENT) and (h.tier != _POINTER or kind == ONE_OFF)
     )
-    rule, rest, constraints = _split_rule(text) if kind == LONG_TERM else (clean, (), ())
+    rule, rest, constraints = _split_rule(text) if kind == LONG_TERM else (" ".join(text.split()), (), ())
     person = _person_kind(rule)
     scope, scope_reason = _scope(rule, _extract_paths(rule), person, weak, _naming(repository_names))
     operations = _extract_operations(rule)
