@@ -497,10 +497,13 @@ def test_a_huge_prompt_is_read_only_as_far_as_a_rule_or_a_task_is_looked_for(
     read for rules and for the task, the rest is not."""
     from comet_git.commands import agent_hook
     from comet_git.director import service
-    from comet_git.learning import signals
+    from comet_git.learning import capture, signals
 
     read: dict[str, int] = {}
     real_classify, real_request = signals.classify_signal, service.make_request
+    # capture binds the classifier when first imported: imported here, under the patch below, it
+    # would keep the patched one for every later test in this process.
+    assert capture.classify_signal is real_classify
 
     def classify(text: str, *args: Any) -> Any:
         read["rules"] = len(text)

@@ -241,7 +241,7 @@ def test_a_pasted_signal_keeps_its_rule_sentence_and_journals_the_paste(repo: Pa
     pasted document around it is neither stored nor quoted back; the agent hooks capture prompts
     the same way."""
     answer = mem("signal", "--text", PASTED, cwd=repo)
-    assert answer["kind"] == "long-term" and answer["record"] is not None
+    assert answer["kind"] == "long-term" and answer["record"] is not None, answer["note"]
     assert answer["record"]["text"] == "From now on always check the invoice totals twice."
     assert "the other 127,9" in answer["note"] and "invoice" not in answer["note"]
     journaled = ok(invoke("journal", "list", repo, "--json", "--type", "user.signal", cwd=repo)).json()
