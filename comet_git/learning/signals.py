@@ -590,16 +590,15 @@ _CODE_LINE = re.compile(
 )
 _LIST_ITEM = re.compile(r"^\s*(?:[-*+\u2022]|\d{1,3}[.)])\s")
 _CODE_SYMBOLS = re.compile(r"[{}()\[\]<>=;:#$|\\/\"'@%&*+~^\d]")
-CODE_SYMBOL_SHARE = 0.2
+CODE_SYMBOL_SHARE = 0.15  # "x = foo(bar)  # never" 0.19; "never use `print()` in library code" 0.06
 
 
 def _code_like(line: str) -> bool:
     stripped = line.strip()
     if not stripped or _LIST_ITEM.match(line):
         return False
-    return bool(_CODE_LINE.match(line)) or len(_CODE_SYMBOLS.findall(stripped)) >= CODE_SYMBOL_SHARE * len(
-        stripped
-    )
+    symbols = len(_CODE_SYMBOLS.findall(stripped))
+    return bool(_CODE_LINE.match(line)) or symbols >= CODE_SYMBOL_SHARE * len(stripped)
 
 
 class _Line(NamedTuple):
