@@ -20,6 +20,8 @@ from comet_git.matching.text import outermost
 
 DEV_SET = Path("/work/shared/eval/signals-dev.jsonl")
 EXTRA_SET = Path(__file__).parent / "data" / "signals-extra.jsonl"
+# Prompts with tool output, tracebacks, diffs, YAML or code pasted in them (from a hostile pass)
+PASTED_SET = Path(__file__).parent / "data" / "signals-pasted.jsonl"
 TUNING_SETS = sorted(
     (Path(__file__).parent.parent / "benchmarks" / "data" / "tuning").glob("signals-*.jsonl")
 )
@@ -279,6 +281,15 @@ def test_what_was_pasted_with_the_words_decides_nothing(text: str, kind: str) ->
     assert decision.kind == kind, decision.reason
 
 
+@pytest.mark.parametrize("case", load_cases(PASTED_SET), ids=lambda case: case["why"][:50])
+def test_a_prompt_with_output_or_code_pasted_in_it(case: dict[str, str]) -> None:
+    """Rule-like words in a linter's output, a traceback, a diff or a manifest ("never used",
+    "You must", "restartPolicy: Never") make no rule; a rule said beside them is not lost to the
+    version numbers or the "not yet" of the log."""
+    decision = classify_signal(case["text"])
+    assert decision.kind == case["label"], decision.reason
+
+
 def test_a_question_is_no_cue_that_makes_a_prompt_worth_classifying() -> None:
     assert not cues.has_cues("Is the staging cluster up?")
     asked = classify_signal("Should we always rebase feature branches?")
@@ -454,6 +465,11 @@ def test_title() -> None:
         classify_signal("1. Always run the linter before committing.").title
         == "Run the linter before committing"
     )
+    assert classify_signal("1. Always squash-merge PRs.").title == "Squash-merge PRs"
+    # no clause ends inside code named in backticks
+    assert classify_signal("Always use `pathlib.Path` instead of `os.path.join(a, b)`.").title == (
+        "Use `pathlib.Path` instead of `os.path.join(a, b)`"
+    )
 
 
 # -- the rule inside a prompt ------------------------------------------------------------------------------
@@ -513,6 +529,42 @@ def test_title() -> None:
             ("which lockfile do we have?",),
         ),
         ("Never push to main \u2014 what does the CI say?", "Never push to main", ("what does the CI say?",)),
+        (
+            "From now on use pnpm, which lockfile do we have?",
+            "From now on use pnpm",
+            ("which lockfile do we have?",),
+        ),
+        (
+            "Never push to main; btw what does the CI say?",
+            "Never push to main",
+            ("btw what does the CI say?",),
+        ),
+        (
+            "Never use `any` in TypeScript code here.\nsrc/api/client.ts:14:7 - error TS7006: 'res' is any.",
+            "Never use `any` in TypeScript code here.",
+            ("src/api/client.ts:14:7 - error TS7006: 'res' is any.",),
+        ),
+        (  # what hands the paste over is no part of the rule either
+            "以后都用 uv 管理依赖。\n报错如下：\n```\nerror: Failed to build `numpy==1.26.4`\n```",
+            "以后都用 uv 管理依赖。",
+            ("报错如下：", "```", "error: Failed to build `numpy==1.26.4`", "```"),
+        ),
+        (  # the points of the list a rule hands over are the rule, however long
+            "From now on, follow these rules when writing backend code:\n"
+            + "".join(
+                f"- Rule {n} about the backend code, with enough words to make it long.\n" for n in range(6)
+            ),
+            "From now on, follow these rules when writing backend code: "
+            + " ".join(
+                f"- Rule {n} about the backend code, with enough words to make it long." for n in range(6)
+            ),
+            (),
+        ),
+        (
+            "Going forward:\n    use uv for everything\n    never call pip directly",
+            "Going forward: use uv for everything never call pip directly",
+            (),
+        ),
         # a statement of how things are is the rule only when nothing says one by itself
         ("This project uses uv. Please add httpx.", "This project uses uv.", ("Please add httpx.",)),
     ],

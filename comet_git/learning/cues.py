@@ -98,6 +98,12 @@ _CUE_TABLE: tuple[tuple[str, str], ...] = (
     (_MASK, r"(?:这次|这回|今天)也(?:一样|是|要|照做)|从这(?:个|次)\s*\w*\s*(?:开始|起)"),
     (_MASK, rf"\b(?:this|these|that|those|the current)\s+(?:{_REPO_WORDS})\b"),
     (_MASK, r"\b(?:this|these|that|those)\s+(?:kinds?|types?|sorts?)\s+of\b"),
+    # what a list after the statement spells out: "always follow these conventions:\n- ..."
+    (
+        _MASK,
+        r"\b(?:these|the following)\s+(?:[\w-]+\s+)?(?:conventions|rules|guidelines|instructions|preferences"
+        r"|principles|standards|practices)\b(?=[^.;!?]{0,60}:)",
+    ),
     (_MASK, r"\b(?:like|such as)\s+(?:this|these)(?:\s+one)?\b"),
     (_MASK, rf"\bi(?:{_APOS}m| am) an?\s+(?:bit|little|few)\b"),
     (_MASK, r"\b(?:at all|all right|first of all|after all|or later|and later)\b"),
@@ -164,7 +170,8 @@ _CUE_TABLE: tuple[tuple[str, str], ...] = (
     (
         _DURABLE,
         rf"\b(?:starting|beginning|as of)\s+{_START_DAY}\b|\bfrom {_START_DAY}\s+on(?:wards?)?\b"
-        r"|(?:^|(?<=[.!?;] ))from (?:tomorrow|next (?:week|month))(?=\s*,)"  # "From tomorrow, use tabs"
+        # "From tomorrow, use tabs" (a sentence's start: "I'm off from tomorrow, so..." is no rule)
+        r"|(?:(?:^|(?<=[.!?;:] ))from|(?<=\s)(?-i:From)) (?:tomorrow|next (?:week|month))(?=\s*,)"
         r"|从?(?:明天|后天|下周[一二三四五六日]?|下个?月|周[一二三四五六日])(?:开始|起)",
     ),
     (_DURABLE, r"\b(?:for )?now and (?:always|forever)\b|\balways and forever\b"),
@@ -315,10 +322,13 @@ _CUE_TABLE: tuple[tuple[str, str], ...] = (
     ),
     (_LIMITER, r"[这那](?:份|篇|张|一批|批|堆)|这个\s*[^\s，。\uff1b！？]{1,20}\s*里"),
     # data of one period or one export: "the churn_risk_q2 list", "orders_2019", "Q3_export.csv" (a
-    # number in a path, a line number, a port or a date is no period: "GET /items/2024", "line 2021")
+    # number in a path, a line number, a port, a date, a standard or a copyright is no period: "GET
+    # /items/2024", "line 2021", "ES2022", "the 2021 edition", "Copyright 2025")
     (
         _LIMITER,
-        r"(?<![a-z])q[1-4](?![0-9])|(?<![\d/:#.])(?<!line )(?<!port )20[12]\d(?!\d|[:/]\d|-\d\d-)"
+        r"(?<![a-z])q[1-4](?![0-9])"
+        r"|(?<![a-z\d/:#.])(?<!line )(?<!port )(?<!copyright )(?<!\u00a9 )"
+        r"20[12]\d(?!\d|[:/]\d|-\d\d-| edition)"
         r"|_(?:jan|feb|mar|apr|jun|jul|aug|sep|oct|nov|dec)\b"
         r"|\w\.(?:csv|xlsx?|tsv)\b",
     ),
@@ -511,7 +521,8 @@ def _questions() -> _Questions:
         # condition, perhaps) and does not address the agent ("why do you keep ...?", "can you ...?",
         # "can we ...?" are a complaint, a request and a proposal) ...
         asking=_rx(
-            r"^\W*(?:(?:so|and|but|ok|okay|hmm|honestly|remind me|quick question|genuine question"
+            r"^\W*(?:(?:so|and|but|ok|okay|hmm|honestly|btw|by the way|also|remind me|quick question"
+            r"|genuine question"
             r"|(?:purely )?hypothetically)\W+)*"
             r"(?:(?:if|suppose|supposing|assuming|say)\b[^,?]*,\s*)?"
             r"(?:is|are|was|were|isn't|aren't|does|do|did|doesn't|don't|should|shall|will|would|has|have|had"
@@ -549,6 +560,7 @@ _QUOTES = ('"', "\u201c", "\u300c")
 
 
 _LAST_CLAUSE = re.compile(r"\s[\u2014\u2013-]+\s|\u2014+|;\s")
+_ZH_LAST_CLAUSE = re.compile(r"[\uff1b;]\s*")
 
 
 def _sentence_asked(q: _Questions, text: str, m: re.Match[str]) -> tuple[int, int] | None:
@@ -557,8 +569,9 @@ def _sentence_asked(q: _Questions, text: str, m: re.Match[str]) -> tuple[int, in
     if sentence.rstrip().endswith(("?", "\uff1f")):
         if q.opinion.search(sentence):
             return m.start(), m.end()
-        if _CJK.search(sentence):
-            return None if q.zh_not_asking.search(sentence) else (m.start(), m.end())
+        if _CJK.search(sentence):  # ... as a Chinese one may be, after a semicolon (\uff1b)
+            start = m.start() + max((c.end() for c in _ZH_LAST_CLAUSE.finditer(sentence)), default=0)
+            return None if q.zh_not_asking.search(text[start : m.end()]) else (start, m.end())
         # An English question may be its last clause alone: 'You said "always rebase" — does that
         # hold here?' asks; "Use uv everywhere — is that clear?" tells, then checks it was heard.
         clause = m.start() + max((c.end() for c in _LAST_CLAUSE.finditer(sentence)), default=0)

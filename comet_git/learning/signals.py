@@ -508,18 +508,24 @@ def _short_clause(clause: str) -> bool:
     return len(clause.split()) < 2
 
 
+def _words_only(text: str) -> str:
+    """`text` with what it names in backticks blanked (same length): no sentence or clause ends
+    inside `os.path.join(a, b)`."""
+    return _INLINE_CODE.sub(lambda m: "`" + "x" * (len(m.group(0)) - 2) + "`", text)
+
+
 def _make_title(text: str) -> str:
     body = _LIST_ITEM.sub("", text.strip(), count=1)  # "1. Always run the linter" is no sentence "1"
-    end = _SENTENCE_END.search(body)
+    end = _SENTENCE_END.search(_words_only(body))
     sentence = body[: end.start()] if end and end.start() > 0 else body
     stripped = _LEADING_CUE.sub("", sentence.strip()).strip()
     sentence = stripped or sentence.strip()
-    sep = _CLAUSE_SEP.search(sentence)
+    sep = _CLAUSE_SEP.search(_words_only(sentence))
     if sep is not None and sep.start() > 0:
         first = sentence[: sep.start()]
         if _SUBORDINATE.match(first) or _short_clause(first):
             rest = sentence[sep.end() :]
-            nxt = _CLAUSE_SEP.search(rest)
+            nxt = _CLAUSE_SEP.search(_words_only(rest))
             first = (
                 first
                 + sep.group(1)
@@ -528,7 +534,7 @@ def _make_title(text: str) -> str:
             )
         sentence = first
     title = sentence.strip()
-    if title and re.match(r"[a-z]+(?:\s|$)", title):
+    if title and re.match(r"[a-z]+(?:-[a-z]+)*(?:\s|$)", title):
         title = title[0].upper() + title[1:]
     if len(title) > 80:
         cut = title[:79]
@@ -550,9 +556,9 @@ _PART_END = re.compile(r"(?<=[.!?;])\s+|(?<=[。\uff01\uff1f\uff1b])\s*")
 _TURN = re.compile(
     r"\s*[,，]\s*(?=(?:and\s+)?(?:now|then|next|please|can you|could you|would you)\b"
     r"|现在|然后|接下来|帮我|请帮|麻烦)"
-    # and a dash before a question: "never push to main — what does the CI say?"
-    r"|\s+(?:[\u2014\u2013]+|--?)\s*(?=(?:what|which|how|why|where|who|when|does|do|did|is|are|can|could"
-    r"|would|will|should)\b[^.!;]*\?)",
+    # and a comma or a dash before a question: "never push to main — what does the CI say?"
+    r"|(?:\s*[,，]|\s+(?:[\u2014\u2013]+|--?))\s*(?=(?:btw\s+|by the way\s+)?(?:what|which|how|why|where|who"
+    r"|when|does|do|did|is|are|can|could|would|will|should)\b[^.!;?]{0,200}\?)",
     re.IGNORECASE,
 )
 _REQUEST = _rx(rf"^(?:and\s+)?(?:please|can you|could you|would you|help me|let{_APOS}s)\b|帮我|请帮|麻烦")
@@ -582,54 +588,103 @@ def _part_role(part: str) -> str:
 # paragraph ends at a blank line or a paragraph separator.
 _LINE_BREAK = re.compile(r"\r\n?|[\x0b\x0c\x1c-\x1e\x85\u2028]")
 _FENCE = re.compile(r"^\s*(?:```|~~~)")
-# A line of code, a log or a stack trace: indented as code is, opening as a log line or a frame does,
-# or dense with the symbols of code (prose, even about code, holds few).  A list item is prose.
-_CODE_LINE = re.compile(
-    r"^(?:\t| {4})|^\s*(?:at \S+\(|File \"|Traceback \(|\d{4}-\d\d-\d\d[ T]\d|\[\d"
-    r"|[\w.]*(?:Error|Exception)\b:)"
+# A line of a log, a stack trace or a tool's output, pasted even alone: it opens as a stack frame, a
+# log or a compiler line does ("src/a.py:12:", "warning[E0599]:", "npm ERR!", "Caused by:").
+_LOG_LINE = re.compile(
+    r"^\s*(?:at \S+[(:]|File \"|Traceback \(|\d{4}-\d\d-\d\d[ T]\d|[\w./\\~-]+\.\w+:\d+(?::\d+)?\b"
+    r"|(?i:error|warning|note|help|hint|fatal)(?:\[[\w-]+\])?:\s|= note:|-->\s|(?:npm|yarn|pnpm) (?:ERR|WARN)"
+    r"|panic:|goroutine \d|Exception in thread|Caused by:|[A-Za-z_]\w*(?:\.\w+)+(?:Error|Exception"
+    r"|Warning)?:\s|diff --git |@@ -\d)"
+    r"|\b\w+(?:Error|Exception|Warning)\b:\s|\berror TS\d+:"
 )
-_LIST_ITEM = re.compile(r"^\s*(?:[-*+\u2022]|\d{1,3}[.)])\s")
-_CODE_SYMBOLS = re.compile(r"[{}()\[\]<>=;:#$|\\/\"'@%&*+~^\d]")
-CODE_SYMBOL_SHARE = 0.15  # "x = foo(bar)  # never" 0.19; "never use `print()` in library code" 0.06
+# A line of code or a diff: a call, a comment, an added or removed line, a position ("1:10 error")
+_CODE_START = re.compile(
+    r"^\s*(?:\[\d|[\w.$]+\(.*\)\s*$|\d+:\d+\s|#|//|/\*)|^(?:index [0-9a-f]|--- |\+\+\+ |[+-](?:\S| {2,}|\t))"
+)
+_CODE_ANYWHERE = re.compile(r"\s(?:=>|->|::|&&|\|\|)\s")
+# An indented line that ends as code does, or holds a key and its value (YAML, a config)
+_CODE_INDENTED = re.compile(r"^(?:\t| {2,})\S(?:.*[;{}()\[\],:=]\s*$|[\w.-]*:(?:\s|$))")
+_INDENTED = re.compile(r"^(?:\t| {2,})\S")
+_LIST_ITEM = re.compile(r"^\s*(?:[-*+\u2022]|\d{1,3}[.)\u3001])\s(?=\S)")
+_INLINE_CODE = re.compile(r"`[^`]*`")  # code named in words ("never use `print()`"): one word
+_CODE_SYMBOLS = re.compile(r"[{}()\[\]<>=;:#$|\\/\"'@%&*+~^_.]")
+# The share of a line's characters that are symbols of code, from which it is code: "x =
+# foo(bar)  # never" 0.19, "const ok = cart.items.every(isPaid);" 0.17; "Keep functions under 50
+# lines (see CONTRIBUTING.md)." 0.08, "For money use `Decimal("0.01")`, never `round(x, 2)`." 0.03
+# (what is in backticks is one word).
+CODE_SYMBOL_SHARE = 0.15
+# A line that hands over what follows it: "Here's what npm gave me:", "Getting this when I run the
+# tests:", "What does this mean?", "报错如下：".  The rest of its paragraph is that material, but for
+# the points of a list ("Please always follow these conventions:\n- ...").
+_INTRO = re.compile(
+    r"[?\uff1f]\s*$|(?:\b(?:this|these|here(?:'s| is| are)|below|following|output|logs?|errors?|trace"
+    r"(?:back)?|warnings?|got|get|getting|gave|gives|says|shows|prints?|printed)\b|报错|如下|输出|日志"
+    r"|错误|这段|下面)[^:\uff1a]*[:\uff1a]\s*$",
+    re.IGNORECASE,
+)
+
+LOG, CODE, INDENTED, PROSE = "log", "code", "indented", "prose"
 
 
-def _code_like(line: str) -> bool:
-    stripped = line.strip()
-    if not stripped or _LIST_ITEM.match(line):
-        return False
-    symbols = len(_CODE_SYMBOLS.findall(stripped))
-    return bool(_CODE_LINE.match(line)) or symbols >= CODE_SYMBOL_SHARE * len(stripped)
+def _line_kind(line: str) -> str:
+    """LOG, CODE, PROSE, or INDENTED: an indented line of words, code inside code (`    return
+    s`) and a point of a list outside it ("Going forward:\n    use uv for everything")."""
+    if _LOG_LINE.search(line):
+        return LOG
+    words = _INLINE_CODE.sub("x", line.strip())
+    symbols = len(_CODE_SYMBOLS.findall(words)) >= CODE_SYMBOL_SHARE * len(words)
+    if _LIST_ITEM.match(line):
+        return CODE if symbols else PROSE
+    if symbols or _CODE_START.match(line) or _CODE_ANYWHERE.search(line) or _CODE_INDENTED.match(line):
+        return CODE
+    return INDENTED if _INDENTED.match(line) else PROSE
 
 
 class _Line(NamedTuple):
     paragraph: int
     text: str
     pasted: bool  # code, a log, a stack trace: material the words are about, not words said
+    intro: bool = False  # it hands over the material after it (see _INTRO)
+    listed: bool = False  # a point of a list: a list item, or an indented line of words
 
 
 def _lines(text: str) -> list[_Line]:
     """The non-blank lines of `text`, each with its paragraph and whether it was pasted: a fenced
-    block, or a run of code-like lines (one line of code among words is a command named in passing,
-    unless it is longer than words said in one breath)."""
+    block; a line of a log and what follows it, or a line that hands it over, to the end of its
+    paragraph (but for the points of a list); a run of lines of code (indented lines among them) holding two
+    lines of code at least.  One line of code among words is a command named in passing, unless it
+    is longer than words said in one breath; a fence never closed fences nothing (a stray ```)."""
+    raw = _LINE_BREAK.sub("\n", text.replace("\u2029", "\n\n")).split("\n")
+    fences = [i for i, line in enumerate(raw) if _FENCE.match(line)]
+    closed = fences[: len(fences) // 2 * 2]
+    fenced = {i for a, b in zip(closed[::2], closed[1::2], strict=True) for i in range(a, b + 1)}
     lines: list[_Line] = []
-    paragraph, fenced = 0, False
-    for raw in _LINE_BREAK.sub("\n", text.replace("\u2029", "\n\n")).split("\n"):
-        if _FENCE.match(raw):
-            fenced = not fenced
-            lines.append(_Line(paragraph, raw, True))
-        elif fenced:
-            lines.append(_Line(paragraph, raw, True))
-        elif not raw.strip():
+    kinds: list[str] = []
+    paragraph, handed = 0, False  # handed: an intro line or a log line came before, in this paragraph
+    for i, line in enumerate(raw):
+        if not line.strip() and i not in fenced:
             paragraph += bool(lines) and lines[-1].paragraph == paragraph
-        else:
-            lines.append(_Line(paragraph, raw, _code_like(raw)))
-    code = [line.pasted for line in lines]
-    for i, line in enumerate(lines):  # a run of code-like lines is pasted; one alone, only if long
-        neighbours = [
-            j for j in (i - 1, i + 1) if 0 <= j < len(lines) and lines[j].paragraph == line.paragraph
-        ]
-        if code[i] and len(line.text) <= PLAIN_WITH_RULE_MAX and not any(code[j] for j in neighbours):
-            lines[i] = line._replace(pasted=False)
+            handed = False
+            continue
+        kind = CODE if i in fenced else _line_kind(line)
+        pasted = i in fenced or (handed and not (kind == PROSE and _LIST_ITEM.match(line)))
+        intro = (
+            not pasted and _INTRO.search(line) is not None and i + 1 < len(raw) and bool(raw[i + 1].strip())
+        )
+        handed = handed or intro or kind == LOG  # a log's first line: the rest of its paragraph is the log
+        listed = kind == INDENTED or (kind == PROSE and _LIST_ITEM.match(line) is not None)
+        lines.append(_Line(paragraph, line, pasted, intro, listed))
+        kinds.append(kind)
+    start = 0
+    while start < len(lines):  # each run of CODE and INDENTED lines of one paragraph
+        end = start
+        while end < len(lines) and kinds[end] != PROSE and lines[end].paragraph == lines[start].paragraph:
+            end += 1
+        code = [i for i in range(start, end) if kinds[i] != INDENTED]
+        if len(code) >= 2 or any(kinds[i] == LOG or len(lines[i].text) > PLAIN_WITH_RULE_MAX for i in code):
+            for i in range(start, end):
+                lines[i] = lines[i]._replace(pasted=True)
+        start = max(end, start + 1)
     return lines
 
 
@@ -644,6 +699,14 @@ def _said(text: str) -> str:
 PLAIN_WITH_RULE_MAX = 300
 
 
+def _line_role(line: _Line, part: str) -> str:
+    if line.pasted:
+        return "pasted"
+    role = _part_role(part)
+    handing = line.intro and part.endswith((":", "\uff1a", "?", "\uff1f"))  # "Here's what npm gave me:"
+    return "request" if handing and role == "plain" else role
+
+
 def _split_rule(text: str) -> tuple[str, tuple[str, ...], tuple[str, ...]]:
     """(rule, rest, constraints) of a long-term statement.  A part without any cue stays with the
     rule ("Always run ruff. Black too."): leaving out part of what the person asked for is worse
@@ -651,12 +714,18 @@ def _split_rule(text: str) -> tuple[str, tuple[str, ...], tuple[str, ...]]:
     words: the paragraphs around a rule, and a paragraph that is mostly words with no cue, are
     what was pasted with it; so are code and logs, whatever their words.  A part that is long-term
     on weak signs only is a rule when no part is one by itself; when none is even that, the whole
-    is the rule."""
-    roles = [
-        (part, "pasted" if line.pasted else _part_role(part), line.paragraph)
-        for line in _lines(text)  # a line break ends a part too (a pasted line, a list)
-        for part in _parts(" ".join(line.text.split()))
-    ]
+    is the rule.  The points of a list a rule hands over ("From now on, follow these rules:") are
+    part of it, however long."""
+    roles: list[tuple[str, str, int]] = []
+    listing = None  # the paragraph whose rule ends in a list: "follow these rules:\n- ...\n- ..."
+    for line in _lines(text):  # a line break ends a part too (a pasted line, a list)
+        for part in _parts(" ".join(line.text.split())):
+            role = _line_role(line, part)
+            if role == "plain" and line.listed and listing == line.paragraph:
+                role = "rule"  # a point of the list the rule spells itself out in
+            elif role == "rule" and part.endswith((":", "\uff1a")):
+                listing = line.paragraph
+            roles.append((part, role, line.paragraph))
     strong = any(role == "rule" for _, role, _ in roles)
     roles = [(part, "rule" if role == "weak" and not strong else role, n) for part, role, n in roles]
     roles = [(part, "plain" if role == "weak" else role, n) for part, role, n in roles]
