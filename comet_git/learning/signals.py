@@ -688,11 +688,6 @@ def _lines(text: str) -> list[_Line]:
     return lines
 
 
-def _said(text: str) -> str:
-    """The words of `text` that were said, not pasted ("" when it is all code or a log)."""
-    return "\n".join(line.text for line in _lines(text) if not line.pasted)
-
-
 # More words that are no rule than this in the rule's paragraph are pasted material (a log, a file,
 # a stack trace), not words said in one breath with the rule: journaled with the prompt, never made
 # part of the rule (or its title).
@@ -707,7 +702,7 @@ def _line_role(line: _Line, part: str) -> str:
     return "request" if handing and role == "plain" else role
 
 
-def _split_rule(text: str) -> tuple[str, tuple[str, ...], tuple[str, ...]]:
+def _split_rule(text: str, lines: list[_Line]) -> tuple[str, tuple[str, ...], tuple[str, ...]]:
     """(rule, rest, constraints) of a long-term statement.  A part without any cue stays with the
     rule ("Always run ruff. Black too."): leaving out part of what the person asked for is worse
     than keeping a few words too many.  Only in the rule's own paragraph, though, and only a few
@@ -718,7 +713,7 @@ def _split_rule(text: str) -> tuple[str, tuple[str, ...], tuple[str, ...]]:
     part of it, however long."""
     roles: list[tuple[str, str, int]] = []
     listing = None  # the paragraph whose rule ends in a list: "follow these rules:\n- ...\n- ..."
-    for line in _lines(text):  # a line break ends a part too (a pasted line, a list)
+    for line in lines:  # (the _lines of `text`) a line break ends a part too (a pasted line, a list)
         for part in _parts(" ".join(line.text.split())):
             role = _line_role(line, part)
             if role == "plain" and line.listed and listing == line.paragraph:
@@ -840,7 +835,9 @@ def classify_signal(text: str, repository_names: Iterable[str] = ()) -> SignalDe
     so that the request said in the same breath neither becomes memory nor widens where it applies.
     `repository_names` are the names of the repository it was said in: a rule that names it is
     about it ("in telemetry-pipeline, mask e-mails"), however personal its wording."""
-    clean = " ".join(_said(text).split())  # what was pasted with the words decides nothing
+    lines = _lines(text)
+    # What was pasted with the words decides nothing ("" when it is all code or a log).
+    clean = " ".join(" ".join(line.text for line in lines if not line.pasted).split())
     hits = _find_cues(clean)
     kind, reason, weak = _decide(clean, hits, _person_kind(unquoted(clean)))  # a quoted tone is no one's
     # The cue phrases that can decide alone (those has_cues looks for): the weak signs and the
@@ -848,7 +845,9 @@ def classify_signal(text: str, repository_names: Iterable[str] = ()) -> SignalDe
     cues = _unique(
         h.text for h in hits if h.tier not in (*_WEAK, _MOMENT) and (h.tier != _POINTER or kind == ONE_OFF)
     )
-    rule, rest, constraints = _split_rule(text) if kind == LONG_TERM else (" ".join(text.split()), (), ())
+    rule, rest, constraints = (
+        _split_rule(text, lines) if kind == LONG_TERM else (" ".join(text.split()), (), ())
+    )
     person = _person_kind(rule)
     scope, scope_reason = _scope(rule, _extract_paths(rule), person, weak, _naming(repository_names))
     operations = _extract_operations(rule)
