@@ -560,6 +560,11 @@ def test_title() -> None:
             ),
             (),
         ),
+        (  # a rule only in its lines together (no line is one alone): what was said, not the code
+            'stop\nadding emojis to commit messages\n```\nprint("x")\n```',
+            "stop adding emojis to commit messages",
+            ("```", 'print("x")', "```"),
+        ),
         (
             "Going forward:\n    use uv for everything\n    never call pip directly",
             "Going forward: use uv for everything never call pip directly",

@@ -695,6 +695,7 @@ PLAIN_WITH_RULE_MAX = 300
 
 
 def _line_role(line: _Line, part: str) -> str:
+    """The role of a part of a line (see _part_role), or 'pasted'."""
     if line.pasted:
         return "pasted"
     role = _part_role(part)
@@ -732,6 +733,9 @@ def _split_rule(text: str, lines: list[_Line]) -> tuple[str, tuple[str, ...], tu
         role == "rule" or (role == "plain" and number in with_rule and plain[number] <= PLAIN_WITH_RULE_MAX)
         for _, role, number in roles
     ]
+    pasted = tuple(part for part, role, _ in roles if role == "pasted")
+    if not with_rule and pasted:  # a rule only in its lines together: all that was said
+        return " ".join(part for part, role, _ in roles if role != "pasted"), pasted, ()
     if not with_rule or all(keeps):
         return " ".join(text.split()), (), ()
     kept = [part for (part, _, _), keep in zip(roles, keeps, strict=True) if keep]
