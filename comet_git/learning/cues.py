@@ -569,11 +569,12 @@ def _sentence_asked(q: _Questions, text: str, m: re.Match[str]) -> tuple[int, in
     if sentence.rstrip().endswith(("?", "\uff1f")):
         if q.opinion.search(sentence):
             return m.start(), m.end()
-        if _CJK.search(sentence):  # ... as a Chinese one may be, after a semicolon (\uff1b)
+        # A question may be its last clause alone: 'You said "always rebase" — does that hold
+        # here?' asks; "Use uv everywhere — is that clear?" tells, then checks it was heard.  In
+        # Chinese, the clause after a semicolon (\uff1b) asks unless it turns to the agent.
+        if _CJK.search(sentence):
             start = m.start() + max((c.end() for c in _ZH_LAST_CLAUSE.finditer(sentence)), default=0)
             return None if q.zh_not_asking.search(text[start : m.end()]) else (start, m.end())
-        # An English question may be its last clause alone: 'You said "always rebase" — does that
-        # hold here?' asks; "Use uv everywhere — is that clear?" tells, then checks it was heard.
         clause = m.start() + max((c.end() for c in _LAST_CLAUSE.finditer(sentence)), default=0)
         for start in dict.fromkeys((m.start(), clause)):  # the whole asks, or its last clause
             asked = text[start : m.end()]

@@ -651,9 +651,10 @@ class _Line(NamedTuple):
 def _lines(text: str) -> list[_Line]:
     """The non-blank lines of `text`, each with its paragraph and whether it was pasted: a fenced
     block; a line of a log and what follows it, or a line that hands it over, to the end of its
-    paragraph (but for the points of a list); a run of lines of code (indented lines among them) holding two
-    lines of code at least.  One line of code among words is a command named in passing, unless it
-    is longer than words said in one breath; a fence never closed fences nothing (a stray ```)."""
+    paragraph (but for the points of a list); a run of lines of code (indented lines among them)
+    holding two lines of code at least.  One line of code among words is a command named in
+    passing, unless it is longer than words said in one breath; a fence never closed fences nothing
+    (a stray ```)."""
     raw = _LINE_BREAK.sub("\n", text.replace("\u2029", "\n\n")).split("\n")
     fences = [i for i, line in enumerate(raw) if _FENCE.match(line)]
     closed = fences[: len(fences) // 2 * 2]
@@ -667,13 +668,13 @@ def _lines(text: str) -> list[_Line]:
             handed = False
             continue
         kind = CODE if i in fenced else _line_kind(line)
-        pasted = i in fenced or (handed and not (kind == PROSE and _LIST_ITEM.match(line)))
+        item = kind == PROSE and _LIST_ITEM.match(line) is not None
+        pasted = i in fenced or (handed and not item)
         intro = (
             not pasted and _INTRO.search(line) is not None and i + 1 < len(raw) and bool(raw[i + 1].strip())
         )
         handed = handed or intro or kind == LOG  # a log's first line: the rest of its paragraph is the log
-        listed = kind == INDENTED or (kind == PROSE and _LIST_ITEM.match(line) is not None)
-        lines.append(_Line(paragraph, line, pasted, intro, listed))
+        lines.append(_Line(paragraph, line, pasted, intro, item or kind == INDENTED))
         kinds.append(kind)
     start = 0
     while start < len(lines):  # each run of CODE and INDENTED lines of one paragraph
@@ -722,9 +723,8 @@ def _split_rule(text: str, lines: list[_Line]) -> tuple[str, tuple[str, ...], tu
             elif role == "rule" and part.endswith((":", "\uff1a")):
                 listing = line.paragraph
             roles.append((part, role, line.paragraph))
-    strong = any(role == "rule" for _, role, _ in roles)
-    roles = [(part, "rule" if role == "weak" and not strong else role, n) for part, role, n in roles]
-    roles = [(part, "plain" if role == "weak" else role, n) for part, role, n in roles]
+    weak_role = "plain" if any(role == "rule" for _, role, _ in roles) else "rule"
+    roles = [(part, weak_role if role == "weak" else role, n) for part, role, n in roles]
     plain: dict[int, int] = {}  # paragraph -> characters of its parts that are no rule
     for part, role, number in roles:
         plain[number] = plain.get(number, 0) + len(part) * (role != "rule")
