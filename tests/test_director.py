@@ -328,6 +328,29 @@ def test_standing_rules_and_operation_matches_rank_together_by_how_near_they_are
     assert near in ids(start) and other not in ids(start)
 
 
+def test_the_rules_about_what_the_best_matches_are_about_rank_together(repo: Path) -> None:
+    # Ranked one by one, a rule that shares only the word "field" with the task came before the
+    # upgrade rules the task concerns (matching/coherence.py).
+    remember(repo, "SMPP sessions rebind with a backoff from 1 s doubling to 60 s.", "--task", "session")
+    remember(repo, "State records carry a version as their first field, and code_change converts old"
+             " state on a hot upgrade.", "--task", "hot upgrade")  # fmt: skip
+    appup = remember(repo, "Every hot upgrade ships an appup file that says how each changed module's state"
+                     " record is converted.", "--task", "appup", "--operation", "edit")  # fmt: skip
+    both_ways = remember(repo, "A hot upgrade is tested both ways: upgrade from the previous release, then"
+                         " downgrade, with every state record kept.",
+                         "--task", "downgrade", "--operation", "edit")  # fmt: skip
+    logging = remember(
+        repo, "Log lines are JSON with a level field.", "--task", "logging", "--operation", "edit"
+    )
+    data = task(repo, "add a priority field to the session state record", "--operation", "edit")
+    delivered = ids(data)
+    assert delivered.index(appup) < delivered.index(logging) and delivered.index(both_ways) < delivered.index(
+        logging
+    )
+    assert "about the same thing as the best matches" in item(data, appup)["whyApplied"]
+    assert "about the same thing as the best matches" not in item(data, logging)["whyApplied"]
+
+
 def test_an_operation_match_counts_even_when_the_keywords_differ(repo: Path) -> None:
     review = remember(repo, "Comment in the pull request, never in chat.", "--task", "pull request",
                       "--operation", "review")  # fmt: skip

@@ -43,6 +43,10 @@ then what orders records that match alike, and what outcomes taught:
     explicit 1.0, proven 1.0, project scope 0.5, recency up to 0.5 (halving every ~4 months)
     0.5 * used-successfully (at most 4 counted) - 0.25 * ignored - 1.0 * corrected
     - 1.5 * contributed-to-failure
+
+Last, the best candidates delivery can show (not the core profile) are ordered once more by what
+they are about together (_regroup, matching/coherence.py): a task concerns a group of rules about
+one thing more often than rules scattered over several.
 """
 
 from __future__ import annotations
@@ -54,6 +58,7 @@ from collections.abc import Callable
 from operator import attrgetter
 from typing import Any, NamedTuple, Protocol
 
+from comet_git.matching.coherence import regroup
 from comet_git.matching.paths import match as path_match
 from comet_git.matching.paths import path_words, request_keys
 from comet_git.matching.text import (
@@ -209,6 +214,9 @@ class CandidateRows(Protocol):
     def texts(self, rowids: list[int], in_full: list[int]) -> list[TextRow]:
         """(rowid, title, summary, text or '' unless in `in_full`, conflictsWith or None) of `rowids`."""
 
+    def terms(self, rowids: list[int]) -> dict[int, str]:
+        """rowid -> the record's indexed terms (matching.text.record_terms), for `rowids`."""
+
     def live_ids(self, ids: list[str]) -> set[str]:
         """Which of `ids` are live, current records."""
 
@@ -291,6 +299,8 @@ def select_from(
     chosen.sort(key=_rank_class if not request.session_start else attrgetter("tier"), reverse=True)
     given = [c for c in chosen if c.id in request.already_given]
     chosen = [c for c in chosen if c.id not in request.already_given]
+    if not request.session_start:
+        _regroup(source, chosen, request)
     if not everything:
         # Delivery considers the best others only; the rest could never fit.
         reach = request.max_entries + DIRECT_POLICIES + DETAIL_SLACK
@@ -374,6 +384,14 @@ class SqliteRows:
         ).fetchall()
         return [(rowid, title, summary, text, linked.split() if linked else None)
                 for rowid, title, summary, text, linked in rows]  # fmt: skip
+
+    def terms(self, rowids: list[int]) -> dict[int, str]:
+        return dict(
+            self.connection.execute(
+                "SELECT record, terms FROM record_texts WHERE record IN (SELECT value FROM json_each(?))",
+                [json.dumps(rowids)],
+            ).fetchall()
+        )
 
     def live_ids(self, ids: list[str]) -> set[str]:
         return {
@@ -568,6 +586,22 @@ class _Ranker:
         if self.session_start and outcomes and not outcomes.startswith("0 "):
             return USED
         return None
+
+
+def _regroup(source: CandidateRows, chosen: list[Candidate], request: TaskRequest) -> None:
+    """The best candidates other than the core profile (as many as delivery shows), ordered
+    again by what they are about together (matching.coherence), in the places they held."""
+    places = [i for i, c in enumerate(chosen) if c.memory_type != "core-profile"]
+    places = places[: request.max_entries + DIRECT_POLICIES]
+    if len(places) < 3:
+        return
+    best = [chosen[i] for i in places]
+    terms = source.terms([c.rowid for c in best])
+    regrouped = regroup(request.task, [terms.get(c.rowid, "") for c in best])
+    for index in regrouped.with_best:
+        best[index].why.append("about the same thing as the best matches")
+    for place, index in zip(places, regrouped.order, strict=True):
+        chosen[place] = best[index]
 
 
 KIN_SEEDS = 2  # the best direct matches whose keywords find their kin

@@ -209,6 +209,12 @@ class PostgresRows:
             for rowid, title, summary, text, linked in rows
         ]
 
+    def terms(self, rowids: list[int]) -> dict[int, str]:
+        rows = self.connection.execute(
+            "SELECT rowid, terms FROM records WHERE owner = %s AND rowid = ANY(%s)", (self.owner, rowids)
+        )
+        return dict(rows.fetchall())
+
     def live_ids(self, ids: list[str]) -> set[str]:
         rows = self.connection.execute(
             f"SELECT id FROM records WHERE owner = %s AND id = ANY(%s) AND {CURRENT}", (self.owner, ids)
