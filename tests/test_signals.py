@@ -261,6 +261,38 @@ def test_kind_of_questions_and_bounded_rules(text: str, kind: str) -> None:
 @pytest.mark.parametrize(
     ("text", "kind"),
     [
+        # a time named that ends the rule, however it is worded
+        ("Until Thursday, don't merge anything into the release branch.", ONE_OFF),
+        ("Reply in German for the next hour, a colleague from Munich is reading along.", ONE_OFF),
+        ("I'm stepping out for 15 minutes; keep fixing the tests but never push.", ONE_OFF),
+        ("Nobody deploys to prod while the holiday freeze is on.", ONE_OFF),
+        ("Don't touch the schema before I get back.", ONE_OFF),
+        ("The demo starts in two hours. Never upgrade a dependency now.", ONE_OFF),
+        ("周三评审结束之前，千万不要改公共接口。", ONE_OFF),
+        ("我吃完饭回来之前别合并任何 PR。", ONE_OFF),
+        ("故障排查中：只加日志，不要改逻辑。", ONE_OFF),
+        # ... and what recurs, or is said to last beyond the limit of the moment
+        ("During a code freeze, never merge to main.", LONG_TERM),
+        ("Release branches are cut on Wednesdays.", LONG_TERM),
+        ("每周四发版前跑一遍 make smoke。", LONG_TERM),
+        ("每周五发版", LONG_TERM),
+        ("我从来不用 IDE 的 git 插件，git 操作都给命令行。", LONG_TERM),
+        ("Skip the slow tests. This goes for always, not just today.", LONG_TERM),
+        ("For today just get it compiling, but in general we never silence warnings here.", LONG_TERM),
+        ("今天先让它跑起来，不过记住，这个仓库里我们不靠关掉告警来过 CI。", LONG_TERM),
+        ("本地不要跑集成测试，要连内网。这条一直有效，不只是今天。", LONG_TERM),
+        ("I like small commits, one change each.", LONG_TERM),
+        ("我时区是东九区，提到时间都换算一下。", LONG_TERM),
+    ],
+)
+def test_kind_of_rules_bounded_by_a_time_and_of_practices_that_recur(text: str, kind: str) -> None:
+    decision = classify_signal(text)
+    assert decision.kind == kind, decision.reason
+
+
+@pytest.mark.parametrize(
+    ("text", "kind"),
+    [
         # a number in a path, a line number, a date is no period of data ("orders_2019" is)
         (
             "Always run make lint before committing.\n\nThe log:\nGET /items/2024 500\nGET /items/2025 200",

@@ -142,7 +142,7 @@ _CUE_TABLE: tuple[tuple[str, str], ...] = (
     # an example is no work at hand: "a Jira key like PAY-123", "比如 IOT-231"
     (
         _MASK,
-        r"\b(?:like|e\.g\.?|such as|for example|for instance)[\s,:]+[^\s,.;]+"
+        r"\b(?:(?<!\bi )(?<!\bwe )like|e\.g\.?|such as|for example|for instance)[\s,:]+[^\s,.;]+"
         r"|(?:比如|例如)[\s，:：]*[^\s，。]+",
     ),
     (
@@ -183,6 +183,17 @@ _CUE_TABLE: tuple[tuple[str, str], ...] = (
     ),
     (_DURABLE, r"今后|往后|从现在(?:开始|起)|从今(?:以后|往后|天起|天开始)|从(?:这次|下次)(?:开始|起|以后)"),
     (_DURABLE, r"这次以后|长期|永久"),
+    # said against a limit of the moment: "not just today", "but in general, ...", "这条一直有效"
+    (
+        _DURABLE,
+        r"\bnot (?:just|only) (?:for )?(?:today|tonight|this time|now|this once)\b|\bgoes for always\b"
+        r"|\bbut (?:in general|generally|as a rule|remember)\b",
+    ),
+    (
+        _DURABLE,
+        r"不(?:只|止|仅)(?:是|限于)?(?:今天|这次|这一次|现在|这回)|(?:一直|长期)有效|每次[^，。\uff1b！？\s]{1,6}都是这样"
+        r"|(?:不过|但是?)[，,]?\s*(?:记住|一般来说|原则上)",
+    ),
     (
         _DURABLE,
         r"\b(?:until|unless) (?:i|we) (?:say|tell you|decide|ask) otherwise\b|\bunless (?:told|asked"
@@ -202,6 +213,22 @@ _CUE_TABLE: tuple[tuple[str, str], ...] = (
         r"|sprint)\b|\b(?:for )?the next (?:few|couple of|two|three|\d+) (?:messages|replies|answers|hours"
         r"|days|commits)\b"
         r"|\bfor the rest of (?:this|the|today)\b",
+    ),
+    # a period that ends at a time named: "until Friday", "for the next hour", "for 20 min", "while the
+    # freeze lasts", "before I get back" ("during a code freeze, never merge" is a rule for every freeze)
+    (
+        _BOUNDED,
+        rf"\b(?:until|till|til)\s+(?:{_WEEKDAY}|tonight|noon|midnight|eod|eow|end of (?:the )?(?:day|week"
+        r"|month|sprint|quarter)|\d{1,2}(?::\d\d)?\s*(?:am|pm)\b)"
+        r"|\b(?:for )?the next (?:hour|half hour|day|week|minute)\b"
+        r"|\bfor (?:an? |one |two |three |\d+\s*)(?:min|mins|minutes|hours?|hrs?)\b"
+        r"|\bwhile (?:the|this|our|my) [^.;!?]{1,40}? (?:lasts|is on|is in (?:place|effect)|is going on)\b"
+        rf"|\b(?:before|until|till) (?:i|we)(?:{_APOS}m|{_APOS}re| am| are| get| come)? back\b",
+    ),
+    (
+        _BOUNDED,
+        r"(?<!每)(?:周|星期|礼拜)[一二三四五六日天](?![一二三四五六日天])[^，。\uff1b！？]{0,16}?(?:结束)?(?:之前|以前|为止)"
+        r"|我[^，。\uff1b！？]{0,8}回来(?:之前|以前|前)|等我回来",
     ),
     (
         _BOUNDED,
@@ -257,6 +284,13 @@ _CUE_TABLE: tuple[tuple[str, str], ...] = (
     # one weekend, not weekends: "for the boat show this weekend" ("never deploy on weekends" lasts)
     (_LIMITER, r"\b(?:this|next|over the|the coming) weekend\b|明天|后天|下周末"),
     (_LIMITER, r"\b(?:for|during|in) (?:the|our) demo\b"),
+    # what is about to happen or under way: "Launch is in two hours.", "线上事故处理中："
+    (
+        _LIMITER,
+        r"\b(?:is|are|starts?|begins?|goes live|lands?)\s+in\s+"
+        r"(?:an? |one |two |three |a few |a couple of |\d+\s*)(?:min|mins|minutes|hours?)\b"
+        r"|(?:处理|进行|排查|抢修)中[：:，,]",
+    ),
     # what the work is for: "for the grant report, ...", "for the investor demo build, ..."
     (
         _LIMITER,
@@ -397,6 +431,12 @@ _CUE_TABLE: tuple[tuple[str, str], ...] = (
         r"|\bno need to ask (?:me )?(?:for )?(?:permission )?(?:for|before|when)\b",
     ),
     (_LASTING, r"总是|始终|每次|每个|每一个|每一次|一律|永远|统一|一直|凡是"),
+    # a practice that recurs: "每周五发版前", "每天晚上", "从来不", "on Tuesdays", "哪个项目都"
+    (
+        _LASTING,
+        r"每(?:周|星期|礼拜|天|日|晚|个?月|季度)|从来不|从不|(?:哪个|任何)(?:项目|仓库)都"
+        r"|\bon (?:mon|tues|wednes|thurs|fri|satur|sun)days\b",
+    ),
     # "all", "any": a quantity, lasting only as a rule ("所有接口都要鉴权"), not as a fact ("所有请求都 502
     # 了") or a task ("关卡全部解锁")
     (
@@ -707,7 +747,10 @@ LASTING_TRIGGERS = (
     "nothing else", "rather", "appreciate it if", "whatever", "in any", "no need to ask",
     "以后", "今后", "往后", "从现在", "从今", "从这次", "从下次", "长期", "永久", "除非我", "总", "老", "都",
     "我", "别", "不要", "始终", "每", "一律", "永远", "所有", "统一", "一直", "凡是", "任何", "全部", "习惯",
-    "必须", "务必", "一定要", "默认", "不再", "记住", "下次", "开始", "起",
+    "必须", "务必", "一定要", "默认", "不再", "记住", "下次", "开始", "起", "从来", "从不",
+    "不只", "不止", "不仅", "原则上", "一般来说",
+    "not just", "not only", "generally", "mondays", "tuesdays", "wednesdays", "thursdays", "fridays",
+    "saturdays", "sundays",
 )  # fmt: skip
 
 

@@ -117,7 +117,7 @@ _USER_FACT = _rx(
     r"|\bi(?:'m|\u2019m| am) in (?:utc|gmt|cet|pst|est|the \w+ time ?zone)"
     r"|\bi(?:'m|\u2019m| am) (?:learning|coming from)\b"
     r"|\bi (?:mostly|mainly|usually|normally) (?:write|use|work|code)\b"
-    r"|我在东[一二三四五六七八九十]+区|我在.{0,6}时区|我(?:是)?刚入门|我(?:刚|正在)学"
+    r"|我在东[一二三四五六七八九十]+区|我在.{0,6}时区|我的?时区是|我在\s*(?:Windows|Mac|macOS|Linux|WSL)|我(?:是)?刚入门|我(?:刚|正在)学"
     r"|我的\s*(?:git|GitHub|邮箱|用户名|名字|时区)|我对.{1,12}(?:不太熟|不熟|熟悉|很熟|不了解|不太了解)"
     r"|我(?:用|在用)(?:的是)?\s*(?:Windows|Mac|macOS|Linux|Ubuntu|JetBrains|IntelliJ|IDEA|PyCharm"
     r"|VS ?Code|Vim|Neovim|Emacs|zsh|fish|bash|PowerShell|读屏|屏幕阅读)"
