@@ -283,6 +283,11 @@ def test_kind_of_questions_and_bounded_rules(text: str, kind: str) -> None:
         ("本地不要跑集成测试，要连内网。这条一直有效，不只是今天。", LONG_TERM),
         ("I like small commits, one change each.", LONG_TERM),
         ("我时区是东九区，提到时间都换算一下。", LONG_TERM),
+        # when something breaks is no practice of anyone's
+        ("The nightly export fails every Monday.", ONE_OFF),
+        ("It crashes on Fridays, no idea why.", ONE_OFF),
+        ("CI 每天晚上都挂。", ONE_OFF),
+        ("这个定时任务每周一都会超时", ONE_OFF),
     ],
 )
 def test_kind_of_rules_bounded_by_a_time_and_of_practices_that_recur(text: str, kind: str) -> None:

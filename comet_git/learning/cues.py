@@ -126,7 +126,18 @@ _CUE_TABLE: tuple[tuple[str, str], ...] = (
         _MASK,
         r"(?:每次|每回|一直)(?:一|都)?.{0,8}?(?:就|都)(?:闪退|崩|报错|挂|卡|失败|超时)|(?:永远|总是|每次)都是这",
     ),
-    (_MASK, r"(?:老是|总是|一直|每次)[^，。\uff1b！？]{0,12}(?:报错|出错|失败|超时|闪退|崩|挂)"),
+    (
+        _MASK,
+        r"(?:老是|总是|一直|每次|每(?:周[一二三四五六日天]?|星期.|天|日|晚|个?月))[^，。\uff1b！？]{0,12}"
+        r"(?:报错|出错|失败|超时|闪退|崩|挂|卡)",
+    ),
+    # "the nightly job fails every Monday", "it crashes on Fridays": when something breaks, no wish
+    (
+        _MASK,
+        r"\b(?:crash|crashes|crashed|fails|failed|breaks|broke|hangs|freezes|errors|throws|dies|flakes"
+        r"|times out|goes down|is down)\b[^.;!?]{0,30}?\b(?:every|each|on (?:mon|tues|wednes|thurs|fri"
+        r"|satur|sun)days)\b(?:\s+\w+)?",
+    ),
     # "it always fails on the second run", "the page never loads": how something behaves, no wish
     (
         _MASK,
