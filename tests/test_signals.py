@@ -251,16 +251,6 @@ def test_kind_without_a_cue_word(text: str, kind: str) -> None:
         ("这个 Unity 项目的脚本都放 Assets/Scripts 下面。", LONG_TERM),
         ("这个固件工程里禁止动态分配内存。", LONG_TERM),
         ("Any notebook here that makes a figure for the paper records its random seed.", LONG_TERM),
-    ],
-)
-def test_kind_of_questions_and_bounded_rules(text: str, kind: str) -> None:
-    decision = classify_signal(text)
-    assert decision.kind == kind, decision.reason
-
-
-@pytest.mark.parametrize(
-    ("text", "kind"),
-    [
         # a time named that ends the rule, however it is worded
         ("Until Thursday, don't merge anything into the release branch.", ONE_OFF),
         ("Reply in German for the next hour, a colleague from Munich is reading along.", ONE_OFF),
@@ -290,7 +280,7 @@ def test_kind_of_questions_and_bounded_rules(text: str, kind: str) -> None:
         ("这个定时任务每周一都会超时", ONE_OFF),
     ],
 )
-def test_kind_of_rules_bounded_by_a_time_and_of_practices_that_recur(text: str, kind: str) -> None:
+def test_kind_of_questions_and_bounded_rules(text: str, kind: str) -> None:
     decision = classify_signal(text)
     assert decision.kind == kind, decision.reason
 
