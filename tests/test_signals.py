@@ -278,6 +278,15 @@ def test_kind_without_a_cue_word(text: str, kind: str) -> None:
         ("It crashes on Fridays, no idea why.", ONE_OFF),
         ("CI 每天晚上都挂。", ONE_OFF),
         ("这个定时任务每周一都会超时", ONE_OFF),
+        # someone else's habit, reported, is no rule for the agent; a rule said with it still is
+        ("He never writes tests.", ONE_OFF),
+        ("My colleague always forgets to run the linter", ONE_OFF),
+        ("他从来不写测试", ONE_OFF),
+        ("我同事总是不写注释。", ONE_OFF),
+        ("He never writes tests, so always add tests when you touch his code.", LONG_TERM),
+        ("他从来不写测试，所以你改他的代码时一定要补测试。", LONG_TERM),
+        ("She always wants a ticket number in the commit message.", LONG_TERM),
+        ("其他文件总是用 tabs 缩进。", LONG_TERM),
     ],
 )
 def test_kind_of_questions_and_bounded_rules(text: str, kind: str) -> None:

@@ -149,6 +149,16 @@ _CUE_TABLE: tuple[tuple[str, str], ...] = (
         r"\b(?:it|they|this|that)\s+(?:always|never)\s+\w+|\bnever have i\b|\bnever speak of\b"
         r"|永远\S{0,3}不完|永远(?:学不会|记不住)",
     ),
+    # a habit of someone else, reported: "he never writes tests", "my colleague always forgets",
+    # "他从来不写测试"; what they want of the work ("she always wants a ticket") is left to the rest
+    (
+        _MASK,
+        r"\b(?:he|she|(?:my|our|the) (?:colleague|coworker|co-worker|teammate|boss|manager|lead|intern|friend"
+        r"|partner|junior|roommate)s?)\s+(?:still\s+|just\s+|basically\s+)?(?:always|never|constantly|keeps)\b"
+        r"(?!\s+(?:wants|insists|asks|expects|requires|prefers|likes|says|tells|reminds))"
+        r"|(?:(?<![其吉])[他她](?!们)|同事|老板|领导|组长|实习生|室友)(?:总是|从来不|从不|老是|一直|每次都|永远)"
+        r"(?!要求|希望|让|坚持|说|想要|喜欢|提醒)",
+    ),
     (_MASK, r"以后的事(?:情)?(?:以后|再)|以后再说"),  # "the future can wait": the opposite of a rule
     # an example is no work at hand: "a Jira key like PAY-123", "比如 IOT-231"
     (
