@@ -462,6 +462,7 @@ def test_forget_permanent_leaves_no_trace_under_comet_home(
     shown = run_comet("memory", "show", "--id", rid, cwd=repo)
     assert shown.exit_code == 1
     assert shown.stdout == ""
+    assert "forgotten permanently" in shown.stderr and "rollback" not in shown.stderr
     # the id is never reused: only the id and a content hash remain
     stones = list(comet_home.glob(f"projects/*/tombstones/{rid}.*"))
     assert [p.suffix for p in stones] == [".json"]

@@ -335,6 +335,8 @@ def test_a_permanent_forget_leaves_no_trace_in_any_table(
     remote.apply(Forget(record_id, permanent=True))
     assert rows_holding(server.database, "zebra") == []
     assert rows_holding(server.database, record_id) == ["tombstones"]  # its id and content hash only
+    with pytest.raises(NotFoundError, match="forgotten permanently"):  # and no rollback is offered
+        remote.query(Query(scopes=("global",), ids=(record_id,)))
     assert remote.query(
         Query(scopes=("global",), forgotten_text="The staging password is hunter3-zebra")
     ).forgotten

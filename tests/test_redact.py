@@ -393,6 +393,27 @@ def test_an_explicit_record_and_its_correction_hold_no_secret(repo: Path, comet_
             assert npm_secret.encode() not in data and stripe_secret.encode() not in data, path
 
 
+def test_a_secret_in_a_selector_is_redacted_like_one_in_the_text(repo: Path, comet_home: Path) -> None:
+    token = "ghp_aB3dE5fG7hI9jK1lM3nO5pQ7rS9tU1vW3xY5"
+    made = invoke(
+        "memory", "remember", repo, "--text", "Deploys go through the script.", "--task", f"deploy {token}",
+        "--json",
+    )  # fmt: skip
+    assert made.exit_code == 0, made.stderr
+    record = made.json()["record"]
+    assert record["selectors"]["tasks"] == ["deploy [REDACTED:github-token]"]
+    fixed = invoke(
+        "memory", "correct", repo, "--id", record["id"], "--task", "release password=hunter2secret", "--json"
+    )
+    assert fixed.exit_code == 0, fixed.stderr
+    assert "hunter2secret" not in fixed.stdout
+    assert "[REDACTED" in fixed.json()["record"]["selectors"]["tasks"][0]
+    for path in comet_home.rglob("*"):
+        if path.is_file():
+            data = path.read_bytes()
+            assert token.encode() not in data and b"hunter2secret" not in data, path
+
+
 def test_a_learning_delta_leaves_no_secret_in_its_title_statement_or_evidence(
     repo: Path, comet_home: Path
 ) -> None:

@@ -192,13 +192,20 @@ def store_for_scope(global_store: ScopeStore, project_store: ScopeStore | None, 
     return project_store
 
 
-def missing_record(record_id: str, owner: str | None, visible: list[str]) -> CometError:
-    """Why `record_id` is not among the records found: another project's, forgotten, or unknown
-    (`owner`: the store that holds it, live or forgotten, if any)."""
+def missing_record(
+    record_id: str, owner: str | None, visible: list[str], *, permanent: bool = False
+) -> CometError:
+    """Why `record_id` is not among the records found: another project's, forgotten (for good if
+    `permanent`), or unknown (`owner`: the store that holds it, live or forgotten, if any)."""
     if owner is not None and owner not in visible:
         return OtherProjectError(
             f"{record_id} belongs to another project ({owner})",
             hint="run the command from that repository, or pass its path",
+        )
+    if owner is not None and permanent:
+        return NotFoundError(
+            f"no record {record_id} (it was forgotten permanently; its content no longer exists)",
+            hint="remember it again with `comet memory remember` if you still want it",
         )
     forgotten = owner is not None
     return NotFoundError(
@@ -454,9 +461,16 @@ class LocalProvider:
             return QueryResult([], self._invalid(index, stores), {}, selection)
 
     def _explain_missing(self, index: Index, ids: tuple[str, ...], found: set[str], names: list[str]) -> None:
+        from comet_git.records import tombstones
+
+        stores = {store.name: store for store in self.visible_stores()}
         for record_id in ids:
             if record_id not in found:
-                raise missing_record(record_id, index.store_of(record_id), names)
+                owner = index.store_of(record_id)
+                stone = None
+                with contextlib.suppress(OSError, ValueError, KeyError, TypeError):  # a damaged tombstone
+                    stone = tombstones.read(stores[owner], record_id) if owner in stores else None
+                raise missing_record(record_id, owner, names, permanent=stone is not None and stone.permanent)
 
     def _history(self, view: RecordView) -> list[dict[str, Any]]:
         from comet_git.records.history import RecordHistory
@@ -750,19 +764,29 @@ _Redacted = TypeVar("_Redacted", Remember, Correct, Record)
 
 
 def secrets_hidden(item: _Redacted) -> _Redacted:
-    """`item` with the secrets of its text, title, summary and evidence redacted."""
+    """`item` with the secrets of its text, title, summary, path and task selectors and evidence
+    redacted (operations and phases are names from a fixed list)."""
     from comet_git.journal.redact import redact_text
 
     def hidden(text: str | None) -> str | None:
         return None if text is None else redact_text(text)
+
+    def each_hidden(values: tuple[str, ...] | None) -> tuple[str, ...] | None:
+        return None if values is None else tuple(redact_text(value) for value in values)
 
     fields: dict[str, Any] = {
         "text": hidden(item.text),
         "title": hidden(item.title),
         "summary": hidden(item.summary),
     }
-    if not isinstance(item, Correct):
+    if isinstance(item, Correct):
+        fields.update(paths=each_hidden(item.paths), tasks=each_hidden(item.tasks))
+    else:
         fields["evidence"] = tuple(each._replace(summary=redact_text(each.summary)) for each in item.evidence)
+        selectors = item.selectors
+        fields["selectors"] = selectors._replace(
+            paths=tuple(map(redact_text, selectors.paths)), tasks=tuple(map(redact_text, selectors.tasks))
+        )
     return item._replace(**fields)
 
 

@@ -129,6 +129,12 @@ class PostgresProvider:
         ).fetchone()
         return None if row is None else str(row[0])
 
+    def _forgotten_for_good(self, connection: psycopg.Connection[Any], record_id: str) -> bool:
+        row = connection.execute(
+            "SELECT permanent FROM tombstones WHERE owner = %s AND id = %s", (self.owner, record_id)
+        ).fetchone()
+        return bool(row and row[0])
+
     def _view(self, connection: psycopg.Connection[Any], record_id: str) -> RecordView | None:
         row = connection.execute(
             "SELECT state, json FROM records WHERE owner = %s AND id = %s", (self.owner, record_id)
@@ -156,7 +162,12 @@ class PostgresProvider:
                 found = {view.id for view in result.records}
                 for record_id in query.ids:
                     if record_id not in found:
-                        raise missing_record(record_id, self._store_of(connection, record_id), names)
+                        raise missing_record(
+                            record_id,
+                            self._store_of(connection, record_id),
+                            names,
+                            permanent=self._forgotten_for_good(connection, record_id),
+                        )
             if query.with_history:
                 for view in result.records:
                     result.history[view.id] = self._history(connection, view)
