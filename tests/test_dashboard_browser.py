@@ -53,6 +53,24 @@ def open_dashboard(page: Any, dashboard: Dashboard, path: str = "/") -> None:
         page.goto(dashboard.base + path)
 
 
+def test_the_browser_is_opened_on_an_owner_only_page_that_leads_to_the_dashboard(
+    repo: Path, page: Any
+) -> None:
+    """The token stays off the browser's command line: it is started on a file that holds it."""
+    from comet_git.dashboard.run import launch_file
+
+    with running_dashboard(repo) as dashboard:
+        opener = launch_file(dashboard.url)
+        try:
+            assert opener.stat().st_mode & 0o777 == 0o600
+            assert dashboard.token not in opener.as_uri()
+            page.goto(opener.as_uri())
+            page.wait_for_url(dashboard.base + "/")
+            assert page.locator("h1").first.inner_text()
+        finally:
+            opener.unlink()
+
+
 def test_list_filter_open_correct_forget_and_roll_back(repo: Path, page: Any, shots: Path) -> None:
     lint = remember(
         repo, "--text", "Run the linter before committing.", "--path", "src/", "--operation", "commit"
@@ -84,7 +102,7 @@ def test_list_filter_open_correct_forget_and_roll_back(repo: Path, page: Any, sh
         page.screenshot(path=shots / "records.png", full_page=True)
         page.click(f"a[href='/records/{lint['id']}']")
         page.fill("textarea[name=text]", "Run the linter and the type checker before committing.")
-        page.fill("input[name=paths]", "src/, lib/")
+        page.fill("textarea[name=paths]", "src/\nlib/")
         page.click("button:has-text('Save correction')")
         assert "corrected: now version 2" in page.locator(".notice").inner_text()
         assert page.locator("#record-version").inner_text() == "2"

@@ -6,6 +6,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from comet_git.dashboard import pages
 from comet_git.provider import Query, QueryResult, Remember
 from comet_git.records.model import Selectors
@@ -121,3 +123,67 @@ def test_the_overview_lists_records_whose_paths_are_gone(repo: Path) -> None:
     here = ws.provider().apply(Remember(text="Keep README.md short.")).id
     stale = dict(pages.overview(open_workspace(repo))["stale"])
     assert stale.get(gone) == ["src/legacy/ no longer exists"] and here not in stale
+
+
+def test_a_save_keeps_selector_values_that_hold_a_comma(repo: Path) -> None:
+    ws = open_workspace(repo)
+    made = ws.provider().apply(
+        Remember(
+            text="Release notes are reviewed.",
+            selectors=Selectors(paths=("docs/release,notes.md",), tasks=("login, signup flow",)),
+        )
+    )
+    [view] = ws.provider().query(Query(ids=(made.id,))).records
+    shown = view.as_dict()
+    # what the record page's form sends back when only the title was changed
+    form = {name: "\n".join(shown["selectors"][name]) for name in pages.SELECTOR_FIELDS}
+    pages.correct(ws, made.id, {**form, "title": "Release notes", "text": shown["text"], "version": "1"})
+    [view] = ws.provider().query(Query(ids=(made.id,))).records
+    assert view.as_dict()["selectors"]["paths"] == ["docs/release,notes.md"]
+    assert view.as_dict()["selectors"]["tasks"] == ["login, signup flow"]
+
+
+def test_a_page_opened_before_a_change_saves_forgets_and_rolls_back_nothing(repo: Path) -> None:
+    from comet_git.errors import ConcurrentEditError
+    from comet_git.provider import Correct
+
+    ws = open_workspace(repo)
+    made = ws.provider().apply(Remember(text="Deploy on Fridays is fine."))
+    ws.provider().apply(Correct(made.id, text="Never deploy on Fridays."))  # the CLI, after the page opened
+    stale = {"version": "1", "state": "live"}
+    for act in (
+        lambda: pages.correct(
+            ws, made.id, {**stale, "title": "Fridays", "text": "Deploy on Fridays is fine."}
+        ),
+        lambda: pages.forget(ws, made.id, False, stale),
+        lambda: pages.rollback(ws, made.id, stale),
+    ):
+        with pytest.raises(ConcurrentEditError, match=r"changed since|another correction"):
+            act()
+    [view] = ws.provider().query(Query(ids=(made.id,))).records
+    assert (view.state, view.as_dict()["version"], view.as_dict()["text"]) == (
+        "live",
+        2,
+        "Never deploy on Fridays.",
+    )
+    assert "rolled back" in pages.rollback(ws, made.id, {"version": "2", "state": "live"})
+
+
+def test_confirm_and_reject_refuse_a_record_that_is_no_candidate(repo: Path) -> None:
+    from comet_git.errors import InvalidInputError
+
+    ws = open_workspace(repo)
+    mine = ws.provider().apply(Remember(text="Keep pull requests small."))  # explicit: no candidate
+    for act in (pages.reject, pages.confirm):
+        with pytest.raises(InvalidInputError, match="no longer a candidate"):
+            act(ws, mine.id)
+    [view] = ws.provider().query(Query(ids=(mine.id,))).records
+    assert view.state == "live"
+
+
+def test_a_count_beyond_what_a_request_takes_is_a_clear_error(repo: Path) -> None:
+    from comet_git.errors import InvalidInputError
+
+    for raw in ("99999999999999999999", "²", "-1", "1e3"):
+        with pytest.raises(InvalidInputError, match="whole number from 0"):
+            pages.task_options({"task": "x", "max_entries": raw})

@@ -169,3 +169,46 @@ def test_a_record_edited_by_hand_between_two_pages_shows_on_the_next(repo: Path,
         _, _, page = dashboard.request("GET", f"/records/{record['id']}", {"Cookie": cookie})
         assert "Run the formatter" in page  # (version 1, with the linter, is in its history)
     assert show(repo, record["id"])["version"] == 2
+
+
+def test_the_launch_page_may_trade_the_token_from_another_origin_and_nothing_else(
+    dashboard: Dashboard,
+) -> None:
+    """The browser is opened on a file (run.launch_file): its one request, cross-site, is a GET
+    with the token, answered by a page of this origin that goes on with the cookie set."""
+    cross = {"Sec-Fetch-Site": "cross-site"}
+    status, headers, body = dashboard.request("GET", "/?" + urlencode({"token": dashboard.token}), cross)
+    assert status == 200 and "set-cookie" in headers
+    assert 'http-equiv="refresh"' in body and dashboard.token not in body
+    assert dashboard.request("GET", "/?token=" + "x" * 43, cross)[0] == 403
+    form = {**cross, "Content-Type": "application/x-www-form-urlencoded"}
+    assert dashboard.request("POST", "/switches?" + urlencode({"token": dashboard.token}), form, "")[0] == 403
+
+
+def test_odd_numbers_files_and_oversized_forms_get_the_dashboards_own_answer(repo: Path) -> None:
+    record = remember(repo, "--text", "Run the linter before committing")
+    with running_dashboard(repo) as dashboard:
+        cookie = {"Cookie": cookie_of(dashboard)}
+        for path in (
+            "/records?page=%C2%B2",
+            "/records?page=" + "9" * 5000,
+            f"/records/{record['id']}?diff=%C2%B9",
+        ):
+            assert dashboard.request("GET", path, cookie)[0] == 200, path
+        status, _, page = dashboard.request("GET", "/agent?task=commit&max_entries=" + "9" * 20, cookie)
+        assert status == 400 and "whole number from 0" in page
+        _, _, page = dashboard.request("GET", f"/records/{record['id']}", cookie)
+        token = csrf_of(page)
+        boundary = "b0undary"
+        upload = (
+            f'--{boundary}\r\nContent-Disposition: form-data; name="csrf"\r\n\r\n{token}\r\n'
+            f'--{boundary}\r\nContent-Disposition: form-data; name="text"; filename="a.txt"\r\n'
+            f"Content-Type: text/plain\r\n\r\nhello\r\n--{boundary}--\r\n"
+        )
+        multipart = {**cookie, "Content-Type": f"multipart/form-data; boundary={boundary}"}
+        status, _, page = dashboard.request("POST", f"/records/{record['id']}/correct", multipart, upload)
+        assert status == 400 and "text only" in page
+        no_boundary = {**cookie, "Content-Type": "multipart/form-data"}
+        status, _, page = dashboard.request("POST", f"/records/{record['id']}/correct", no_boundary, "x")
+        assert status == 400 and "<h1>" in page
+        assert show(repo, record["id"])["version"] == 1

@@ -18,6 +18,7 @@ from markdown_it import MarkdownIt
 from markupsafe import Markup
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
+from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, RedirectResponse, Response
@@ -95,10 +96,22 @@ class Dashboard:
         async def page(request: Request) -> Response:
             form: dict[str, str] = {}
             if request.method == "POST":
-                submitted = await request.form()
+                try:
+                    submitted = await request.form()
+                except HTTPException as error:  # a part too large, too many fields, no boundary
+                    return self.render(
+                        request, "error.html", 400, message=f"the form could not be read: {error.detail}"
+                    )
                 if not check_csrf(self.keys, submitted.get(CSRF_FIELD)):
                     return self.render(
                         request, "error.html", 403, message="refused: missing or wrong CSRF token"
+                    )
+                if not all(isinstance(value, str) for value in submitted.values()):
+                    return self.render(
+                        request,
+                        "error.html",
+                        400,
+                        message="the form sent a file: the dashboard takes text only",
                     )
                 form = {key: str(value) for key, value in submitted.items()}
             request.state.form = form
@@ -116,18 +129,24 @@ class Dashboard:
                     return self.render(
                         request, "error.html", status, message=error.headline(), hint=error.hint
                     )
+                except Exception as error:  # answered here: Starlette's own handler prints a traceback
+                    return self.failed(request, error)
 
         return await run_in_threadpool(locked)
 
     async def failure(self, request: Request, error: Exception) -> Response:
+        return self.failed(request, error)
+
+    def failed(self, request: Request, error: Exception) -> Response:
         """A bug, not a user error: logged where `comet memory status` shows it, and said plainly."""
         log_failure(self.ws.home.diagnostics_log, "dashboard", error, path=request.url.path)
         return self.render(
             request,
             "error.html",
             500,
-            message=f"the dashboard failed: {type(error).__name__}: {error}",
-            hint=f"see {self.ws.home.diagnostics_log}",
+            heading="The dashboard failed",
+            message=f"{type(error).__name__}: {error}",
+            hint=f"reload the page to see what is stored now; details: {self.ws.home.diagnostics_log}",
         )
 
     def back(self, path: str, notice: str) -> Response:
@@ -159,10 +178,8 @@ class Dashboard:
         )
 
     def record(self, request: Request) -> Response:
-        version = request.query_params.get("diff")
-        detail = pages.record_detail(
-            self.ws, request.path_params["id"], int(version) if version and version.isdigit() else None
-        )
+        version = _number(request.query_params.get("diff"))
+        detail = pages.record_detail(self.ws, request.path_params["id"], version)
         return self.render(request, "record.html", page="records", **detail)
 
     def confirm_permanent(self, request: Request) -> Response:
@@ -175,12 +192,12 @@ class Dashboard:
         if action == "correct":
             notice = pages.correct(self.ws, record_id, form)
         elif action == "forget":
-            notice = pages.forget(self.ws, record_id, permanent=False)
+            notice = pages.forget(self.ws, record_id, permanent=False, form=form)
         elif action == "forget-permanently" and form.get("confirm") == record_id:
             notice = pages.forget(self.ws, record_id, permanent=True)
             return self.back("/records", notice)
         elif action == "rollback":
-            notice = pages.rollback(self.ws, record_id)
+            notice = pages.rollback(self.ws, record_id, form)
         else:
             return self.render(
                 request, "error.html", 400, message=f"unknown or unconfirmed action {action!r}"
@@ -240,8 +257,15 @@ class Dashboard:
         )
 
 
+def _number(raw: str | None) -> int | None:
+    """A page or version number from the address (ASCII digits, not "²"), else None."""
+    if raw and raw.isascii() and raw.isdigit() and len(raw) <= pages.COUNT_DIGITS:
+        return int(raw)
+    return None
+
+
 def _page_number(raw: str | None) -> int:
-    return int(raw) if raw and raw.isdigit() else 1
+    return _number(raw) or 1
 
 
 def _request_form(request: Request) -> dict[str, str]:

@@ -17,7 +17,8 @@ from typing import Any, NamedTuple
 from comet_git.commands import journal as journal_commands
 from comet_git.commands import memory as memory_commands
 from comet_git.commands import task as task_commands
-from comet_git.errors import InvalidInputError
+from comet_git.commands.request_options import COUNT_MAX
+from comet_git.errors import ConcurrentEditError, InvalidInputError
 from comet_git.journal.events import EVENT_TYPES, event_summary
 from comet_git.learning.consolidate import unsettled_conflicts
 from comet_git.provider import TALLIED, Amend, Correct, Forget, Query, QueryResult, Rollback, TallyRow
@@ -34,6 +35,8 @@ RECORD_FILTERS = {
     "authority": AUTHORITIES,
 }
 SELECTOR_FIELDS = ("paths", "tasks", "operations", "phases")
+COUNT_DIGITS = len(str(COUNT_MAX))
+RELOAD_HINT = "reload the page to see the record as it is now, then make your change on that"
 REQUEST_FIELDS = ("task", "path", "operation", "phase", "budget", "max_entries")
 
 
@@ -236,8 +239,15 @@ def _versioned_text(entry: dict[str, Any]) -> str:
 
 
 def split_values(raw: str) -> tuple[str, ...]:
-    """A selector field of the form: one value a line or comma-separated."""
-    return tuple(value.strip() for line in raw.splitlines() for value in line.split(",") if value.strip())
+    """A selector field of the form: one value a line (a comma may be part of a value: a task
+    "login, signup flow", a path "docs/a,b.md")."""
+    return tuple(line.strip() for line in raw.splitlines() if line.strip())
+
+
+def shown_version(form: dict[str, str]) -> int | None:
+    """The version of the record the page showed when the form was rendered (None: not said)."""
+    raw = form.get("version", "")
+    return int(raw) if raw.isascii() and raw.isdigit() and len(raw) <= COUNT_DIGITS else None
 
 
 def correct(ws: Workspace, record_id: str, form: dict[str, str]) -> str:
@@ -250,19 +260,48 @@ def correct(ws: Workspace, record_id: str, form: dict[str, str]) -> str:
         tasks=selectors.get("tasks"),
         operations=selectors.get("operations"),
         phases=selectors.get("phases"),
+        base_version=shown_version(form),  # a page opened before another correction saves nothing
     )
-    output = memory_commands.correct(ws, change)
+    try:
+        output = memory_commands.correct(ws, change)
+    except ConcurrentEditError as error:
+        raise ConcurrentEditError(error.headline(), hint=RELOAD_HINT) from None
     assert output.data is not None
     return f"{output.data['action']}: now version {output.data['record']['version']}"
 
 
-def forget(ws: Workspace, record_id: str, permanent: bool) -> str:
+def forget(ws: Workspace, record_id: str, permanent: bool, form: dict[str, str] | None = None) -> str:
+    if form is not None:
+        _unchanged_since_shown(ws, record_id, form)
     return str(memory_commands.forget(ws, record_id, permanent).text).strip()
 
 
-def rollback(ws: Workspace, record_id: str) -> str:
+def rollback(ws: Workspace, record_id: str, form: dict[str, str] | None = None) -> str:
+    if form is not None:
+        _unchanged_since_shown(ws, record_id, form)
     result = ws.provider().apply(Rollback(record_id))
     return f"rolled back: {result.detail or 'the last action'}"
+
+
+def _current(ws: Workspace, record_id: str) -> dict[str, Any]:
+    found = ws.provider().query(Query(ids=(record_id,), include_forgotten=True, include_superseded=True))
+    [view] = found.records
+    return {**view.as_dict(), "state": view.state}
+
+
+def _unchanged_since_shown(ws: Workspace, record_id: str, form: dict[str, str]) -> None:
+    """A button of a page opened before the record changed (a correction or a forget from the
+    CLI, an agent, another tab) would act on what the person did not see: refused."""
+    version, state = shown_version(form), form.get("state")
+    if version is None and not state:
+        return
+    current = _current(ws, record_id)
+    if (version is not None and current["version"] != version) or (state and current["state"] != state):
+        raise ConcurrentEditError(
+            f"{record_id} changed since this page was opened: it is version {current['version']},"
+            f" {current['state']}, now (the page showed version {version}, {state or 'unknown state'})",
+            hint=RELOAD_HINT,
+        )
 
 
 # -- candidates -------------------------------------------------------------------------
@@ -279,8 +318,21 @@ def candidates(ws: Workspace) -> list[dict[str, Any]]:
     return sorted(listed, key=lambda record: (record["createdAt"], record["id"]), reverse=True)
 
 
+def _still_a_candidate(ws: Workspace, record_id: str) -> None:
+    """Confirm and Reject are for what is still on trial: a stale button (the candidate was
+    confirmed in another tab) or a crafted post must not forget or rewrite a record of yours."""
+    current = _current(ws, record_id)
+    if current["state"] != "live" or not is_candidate(current):
+        raise InvalidInputError(
+            f"{record_id} is no longer a candidate (it is {current['authority']}, {current['lifecycle']},"
+            f" {current['state']})",
+            hint="reload the candidates page; its own page corrects or forgets it",
+        )
+
+
 def confirm(ws: Workspace, record_id: str, form: dict[str, str] | None = None) -> str:
     """The person makes an inferred record theirs: explicit and proven (after an edit, if any)."""
+    _still_a_candidate(ws, record_id)
     if form and (form.get("text") or form.get("title")):
         correct(ws, record_id, form)
     ws.provider().apply(
@@ -291,6 +343,7 @@ def confirm(ws: Workspace, record_id: str, form: dict[str, str] | None = None) -
 
 def reject(ws: Workspace, record_id: str) -> str:
     """Forgotten: the tombstone keeps learning from inferring the same statement again."""
+    _still_a_candidate(ws, record_id)
     ws.provider().apply(Forget(record_id))
     return f"rejected {record_id}: forgotten, and not learned again"
 
@@ -313,12 +366,12 @@ def task_options(form: dict[str, str]) -> dict[str, Any]:
 def _count(raw: str | None, default: int, name: str) -> int:
     if not raw:
         return default
-    try:
-        value = int(raw)
-    except ValueError:
-        value = -1
-    if value < 0:
-        raise InvalidInputError(f"the {name} must be a whole number, zero or more (got {raw!r})")
+    value = int(raw) if raw.isascii() and raw.isdigit() and len(raw) <= COUNT_DIGITS else -1
+    if not 0 <= value <= COUNT_MAX:
+        raise InvalidInputError(
+            f"the {name} must be a whole number from 0 to {COUNT_MAX:,} (got {raw[:40]!r})",
+            hint="change the field and ask again",
+        )
     return value
 
 

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import html
+import os
 import socket
+import tempfile
 import webbrowser
 from collections.abc import Callable
 from pathlib import Path
@@ -40,9 +43,28 @@ def serve(path: Path, port: int, *, open_browser: bool, announce: Callable[[str]
         )
     )
     announce(url)
-    if open_browser:
-        webbrowser.open(url)
-    server.run(sockets=[listener])
+    opener = launch_file(url) if open_browser else None
+    try:
+        if opener is not None:
+            webbrowser.open(opener.as_uri())
+        server.run(sockets=[listener])
+    finally:
+        if opener is not None:
+            opener.unlink(missing_ok=True)
+
+
+def launch_file(url: str) -> Path:
+    """An owner-only page that sends the browser on to `url`: the browser is started with this
+    file's name, not with the token, which its command line would show to every user (`ps`)."""
+    handle, name = tempfile.mkstemp(prefix="comet-dashboard-", suffix=".html")  # mode 0600
+    link = html.escape(url, quote=True)
+    page = (
+        f'<!doctype html><meta charset="utf-8"><meta http-equiv="refresh" content="0;url={link}">'
+        f'<title>comet dashboard</title><p><a href="{link}">Open the comet dashboard</a></p>\n'
+    )
+    with os.fdopen(handle, "w", encoding="utf-8") as out:
+        out.write(page)
+    return Path(name)
 
 
 def _listen(port: int) -> socket.socket:

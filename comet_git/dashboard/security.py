@@ -4,8 +4,9 @@ Memory is personal.  The server listens on loopback only, and every request must
 - name this server in its Host header (127.0.0.1:PORT or localhost:PORT): a page on another
   site whose name was rebound to 127.0.0.1 (DNS rebinding) sends its own name;
 - come from this origin: a browser marks cross-site requests (Origin, Sec-Fetch-Site);
-- carry the per-launch token, once in the URL that the command printed, which is traded for an
-  HttpOnly, SameSite=Strict cookie (and taken out of the address bar);
+- carry the per-launch token, once in the URL that the command printed (or the owner-only page
+  it opened the browser with), which is traded for an HttpOnly, SameSite=Strict cookie (and taken
+  out of the address bar);
 - for a write, be a POST whose form carries the per-launch CSRF token.
 Every response forbids framing and caching, and none allows another origin to read it.
 """
@@ -13,12 +14,13 @@ Every response forbids framing and caching, and none allows another origin to re
 from __future__ import annotations
 
 import hashlib
+import html
 import secrets
 from typing import NamedTuple
 from urllib.parse import urlencode
 
 from starlette.requests import Request
-from starlette.responses import PlainTextResponse, RedirectResponse, Response
+from starlette.responses import HTMLResponse, PlainTextResponse, RedirectResponse, Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 TOKEN_PARAMETER = "token"
@@ -90,9 +92,12 @@ class Guard:
     def _refusal(self, request: Request) -> str | None:
         if not _host_is_this_server(request):
             return "refused: the Host header does not name this dashboard (open the URL comet printed)"
-        if not _same_origin(request):
-            return "refused: the request comes from another site"
         given = request.query_params.get(TOKEN_PARAMETER)
+        # The launch page (run.launch_file) is a file, another origin to the browser: the one
+        # request it sends is a GET that trades the token, which whoever sends it already holds.
+        trade = given is not None and request.method == "GET"
+        if not trade and not _same_origin(request):
+            return "refused: the request comes from another site"
         if given is not None:
             valid = secrets.compare_digest(given, self.keys.token)
         else:
@@ -106,9 +111,19 @@ class Guard:
     def _trade_token(self, request: Request) -> Response:
         """The launch URL: set the cookie and show the same page without the token."""
         rest = [(k, v) for k, v in request.query_params.multi_items() if k != TOKEN_PARAMETER]
-        response = RedirectResponse(
-            request.url.path + (f"?{urlencode(rest)}" if rest else ""), status_code=303
-        )
+        target = request.url.path + (f"?{urlencode(rest)}" if rest else "")
+        response: Response
+        if _same_origin(request):
+            response = RedirectResponse(target, status_code=303)
+        else:
+            # Sent on from the launch page (another origin): a redirect would carry on as a
+            # cross-site request, without the SameSite=Strict cookie.  This page, of this
+            # origin, goes on itself, so the next request is same-origin and has the cookie.
+            link = html.escape(target, quote=True)
+            response = HTMLResponse(
+                f'<!doctype html><meta http-equiv="refresh" content="0;url={link}">'
+                f'<p><a href="{link}">Open the dashboard</a></p>\n'
+            )
         response.set_cookie(
             self.keys.cookie_name, self.keys.token, httponly=True, samesite="strict", path="/"
         )
