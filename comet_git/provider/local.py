@@ -772,7 +772,9 @@ def secrets_hidden(item: _Redacted) -> _Redacted:
         return None if text is None else redact_text(text)
 
     def each_hidden(values: tuple[str, ...] | None) -> tuple[str, ...] | None:
-        return None if values is None else tuple(redact_text(value) for value in values)
+        # A value with a control character is left as it came, for the parser to refuse (redact_text
+        # would quietly drop the character, and a selector so changed is not what was asked for).
+        return None if values is None else tuple(v if not v.isprintable() else redact_text(v) for v in values)
 
     fields: dict[str, Any] = {
         "text": hidden(item.text),
@@ -785,7 +787,7 @@ def secrets_hidden(item: _Redacted) -> _Redacted:
         fields["evidence"] = tuple(each._replace(summary=redact_text(each.summary)) for each in item.evidence)
         selectors = item.selectors
         fields["selectors"] = selectors._replace(
-            paths=tuple(map(redact_text, selectors.paths)), tasks=tuple(map(redact_text, selectors.tasks))
+            paths=each_hidden(selectors.paths) or (), tasks=each_hidden(selectors.tasks) or ()
         )
     return item._replace(**fields)
 
