@@ -422,6 +422,8 @@ def test_scope_type_class(text: str, scope: str, memory_type: str, memory_class:
         ("Run mypy on src/api and src/billing before committing.", ("src/api/**", "src/billing/**")),
         ("新增设备类型的话，要在 internal/registry/devices.go 里注册。", ()),
         ("改了对外 API 就得同步更新 docs/api.md。", ()),
+        ("Every new mapping gets a row in the mappings table of doc/plugin.txt in the same commit.", ()),
+        ("每删一个公开函数，都要在 doc/plugin.txt 的 deprecated 一节里记一行。", ()),
         ("Tests live next to the code, foo.test.ts beside foo.ts.", ()),
         ("MQTT topics follow devices/{tenant}/telemetry.", ()),
         ("Keep the content script in src/content/ free of network calls.", ("src/content/**",)),

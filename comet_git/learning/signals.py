@@ -378,7 +378,7 @@ _ELSEWHERE_BEFORE = _rx(
     r"|defined|pin|pinned|save|saved|centrali[sz]ed|collected|written|write|end up|ends up|come|comes"
     r"|read|reads|loaded|sourced|imported|pulled|update|updates|updated|updating|regenerate|regenerates"
     r"|regenerating|bump|bumps|sync|syncs|check|checked|get|gets|record|records|recorded|document|documents"
-    r"|documented|note|noted|mention|mentioned)\b(?:\s+[\w'-]+){0,3}?\s+(?:in|under|into"
+    r"|documented|note|noted|mention|mentioned)\b(?:\s+[\w'-]+){0,6}?\s+(?:in|under|into"
     r"|inside|to|at|from|beside|next to|within|against|of)"
     r"|\b(?:update|updates|updated|updating|regenerate|regenerates|regenerating|bump|bumps|sync|syncs"
     r"|commit|commits|committing|generate|generates|generating"
@@ -388,7 +388,11 @@ _ELSEWHERE_BEFORE = _rx(
     r"|走|打包进|引入|叫|比如|例如|参考|跑|别生成|不要生成))"
     r"\s*(?:the\s+|an?\s+|all\s+|its\s+|their\s+)?(?:folder\s+|directory\s+|file\s+)?$"
 )
-_ELSEWHERE_AFTER = re.compile(r"^\s*(?:里|中|下|内)?\s*(?:注册|添加|登记|手动加|管理|加上)")
+# ... or after the path: "在 registry.go 里注册", "在 doc/a.txt 的 deprecated 一节里记一行"
+_ELSEWHERE_AFTER = re.compile(
+    r"^\s*(?:的[^，。\uff1b;,\n]{0,24}?)?(?:里|中|下|内)?\s*(?:注册|添加|登记|手动加|管理|加上|记(?:一行|一笔|上|下)"
+    r"|写(?:一行|一笔|上)|补(?:一行|上))"
+)
 _PLACEHOLDER_FILE = re.compile(r"^(?:foo|bar|baz|xxx|xx|example|sample|my)(?:[._-]|$)", re.IGNORECASE)
 
 
