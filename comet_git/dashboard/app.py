@@ -178,7 +178,7 @@ class Dashboard:
         )
 
     def record(self, request: Request) -> Response:
-        version = _number(request.query_params.get("diff"))
+        version = pages.whole_number(request.query_params.get("diff"))
         detail = pages.record_detail(self.ws, request.path_params["id"], version)
         return self.render(request, "record.html", page="records", **detail)
 
@@ -257,15 +257,8 @@ class Dashboard:
         )
 
 
-def _number(raw: str | None) -> int | None:
-    """A page or version number from the address (ASCII digits, not "²"), else None."""
-    if raw and raw.isascii() and raw.isdigit() and len(raw) <= pages.COUNT_DIGITS:
-        return int(raw)
-    return None
-
-
 def _page_number(raw: str | None) -> int:
-    return _number(raw) or 1
+    return pages.whole_number(raw) or 1
 
 
 def _request_form(request: Request) -> dict[str, str]:

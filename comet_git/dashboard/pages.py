@@ -244,10 +244,17 @@ def split_values(raw: str) -> tuple[str, ...]:
     return tuple(line.strip() for line in raw.splitlines() if line.strip())
 
 
+def whole_number(raw: str | None) -> int | None:
+    """A count, page or version typed in a form or an address: ASCII digits ("²" is a digit to
+    str.isdigit, not to int), no longer than the largest count a request takes; else None."""
+    if raw and raw.isascii() and raw.isdigit() and len(raw) <= COUNT_DIGITS:
+        return int(raw)
+    return None
+
+
 def shown_version(form: dict[str, str]) -> int | None:
     """The version of the record the page showed when the form was rendered (None: not said)."""
-    raw = form.get("version", "")
-    return int(raw) if raw.isascii() and raw.isdigit() and len(raw) <= COUNT_DIGITS else None
+    return whole_number(form.get("version"))
 
 
 def correct(ws: Workspace, record_id: str, form: dict[str, str]) -> str:
@@ -366,8 +373,8 @@ def task_options(form: dict[str, str]) -> dict[str, Any]:
 def _count(raw: str | None, default: int, name: str) -> int:
     if not raw:
         return default
-    value = int(raw) if raw.isascii() and raw.isdigit() and len(raw) <= COUNT_DIGITS else -1
-    if not 0 <= value <= COUNT_MAX:
+    value = whole_number(raw)
+    if value is None or value > COUNT_MAX:
         raise InvalidInputError(
             f"the {name} must be a whole number from 0 to {COUNT_MAX:,} (got {raw[:40]!r})",
             hint="change the field and ask again",

@@ -463,10 +463,10 @@ class LocalProvider:
     def _explain_missing(self, index: Index, ids: tuple[str, ...], found: set[str], names: list[str]) -> None:
         from comet_git.records import tombstones
 
-        stores = {store.name: store for store in self.visible_stores()}
         for record_id in ids:
             if record_id not in found:
                 owner = index.store_of(record_id)
+                stores = {store.name: store for store in self.visible_stores()}
                 stone = None
                 with contextlib.suppress(OSError, ValueError, KeyError, TypeError):  # a damaged tombstone
                     stone = tombstones.read(stores[owner], record_id) if owner in stores else None
@@ -771,10 +771,10 @@ def secrets_hidden(item: _Redacted) -> _Redacted:
     def hidden(text: str | None) -> str | None:
         return None if text is None else redact_text(text)
 
-    def each_hidden(values: tuple[str, ...] | None) -> tuple[str, ...] | None:
+    def each_hidden(values: tuple[str, ...]) -> tuple[str, ...]:
         # A value with a control character is left as it came, for the parser to refuse (redact_text
         # would quietly drop the character, and a selector so changed is not what was asked for).
-        return None if values is None else tuple(v if not v.isprintable() else redact_text(v) for v in values)
+        return tuple(value if not value.isprintable() else redact_text(value) for value in values)
 
     fields: dict[str, Any] = {
         "text": hidden(item.text),
@@ -782,12 +782,15 @@ def secrets_hidden(item: _Redacted) -> _Redacted:
         "summary": hidden(item.summary),
     }
     if isinstance(item, Correct):
-        fields.update(paths=each_hidden(item.paths), tasks=each_hidden(item.tasks))
+        fields.update(  # None: the correction leaves them as they are
+            paths=None if item.paths is None else each_hidden(item.paths),
+            tasks=None if item.tasks is None else each_hidden(item.tasks),
+        )
     else:
         fields["evidence"] = tuple(each._replace(summary=redact_text(each.summary)) for each in item.evidence)
         selectors = item.selectors
         fields["selectors"] = selectors._replace(
-            paths=each_hidden(selectors.paths) or (), tasks=each_hidden(selectors.tasks) or ()
+            paths=each_hidden(selectors.paths), tasks=each_hidden(selectors.tasks)
         )
     return item._replace(**fields)
 
