@@ -365,7 +365,10 @@ def test_word_forms_abbreviations_and_joined_words_match(repo: Path) -> None:
     setup = remember(repo, "The runner image is built with make image.", "--task", "setup")
     deploy = remember(repo, "Deployments go out on Tuesdays only.", "--task", "deployment")
     auth = remember(repo, "Auth changes need a second reviewer.", "--task", "auth")
-    assert docs in ids(task(repo, "describe the documented options"))
+    bootstrap = remember(repo, "Use the bootstrap script, never manual installs.", "--task", "setup")
+    documented = ids(task(repo, "describe the documented options"))
+    assert docs in documented
+    assert bootstrap not in documented  # "manual" (by hand) names no documentation
     assert setup in ids(task(repo, "set up the CI runner"))
     assert deploy in ids(task(repo, "while deploying the proxy"))
     assert auth in ids(task(repo, "Modify the authentication module"))
@@ -379,6 +382,17 @@ def test_a_keyword_of_several_words_named_in_part_matches_below_the_whole(repo: 
     assert "the task names part of invariant suite" in item(data, suite)["whyApplied"]
     assert suite in ids(task(repo, "fuzz the deposit cap", "--path", "test/invariant/DepositCap.t.sol"))
     assert suite not in ids(task(repo, "rename the settings page"))
+
+
+def test_a_package_being_added_reaches_the_dependency_rules(repo: Path) -> None:
+    pnpm = remember(repo, "Add dependencies only with pnpm, never npm or yarn.", "--task", "dependency")
+    logging = remember(repo, "Log through the structured logger.", "--task", "logging")
+    data = task(repo, "add lodash to the web app")
+    assert ids(data) == [pnpm]
+    assert "task is about dependency" in item(data, pnpm)["whyApplied"]
+    assert pnpm in ids(task(repo, "把 dayjs 加进来"))
+    assert pnpm not in ids(task(repo, "fix the lodash import in utils.js"))  # named, not added
+    assert logging not in ids(data)
 
 
 def test_chinese_terms_reach_english_rules(repo: Path) -> None:

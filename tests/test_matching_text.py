@@ -1,10 +1,19 @@
-"""The tokenizer's reading of Chinese: the vocabulary's terms found in a run of Chinese text."""
+"""The tokenizer: the vocabulary's terms found in a run of Chinese text, package names as dependencies."""
 
 from __future__ import annotations
 
 import pytest
 
-from comet_git.matching.text import TaskText, _chinese_concepts, named_in_part, tokens
+from comet_git.matching.text import (
+    DEPENDENCY_HEAD,
+    TaskText,
+    _chinese_concepts,
+    _stemmer,
+    named_in_part,
+    package_names,
+    tokens,
+    vocabulary,
+)
 
 TERMS = {"安装": ("setup",), "安装包": ("bundle",), "装包": ("packing",), "包大": ("large",)}
 
@@ -46,3 +55,60 @@ def test_the_tokenizer_digest_follows_the_stemmer_release(monkeypatch: pytest.Mo
         monkeypatch.undo()
         text.tokenizer_digest.cache_clear()
     assert text.tokenizer_digest() == now
+
+
+DEPENDENCY = _stemmer()(DEPENDENCY_HEAD)
+
+
+def test_the_dependency_concept_is_the_vocabularys_own() -> None:
+    assert DEPENDENCY in vocabulary().english[_stemmer()("deps")]
+
+
+@pytest.mark.parametrize(
+    "task",
+    [
+        "add lodash to the web app",
+        "install axios in the dashboard",
+        "pull in httpx for the client",
+        "bump numpy to 2.1",
+        "把 pydantic 加进来",
+        "引入 dayjs 处理日期",
+    ],
+)
+def test_a_package_named_as_what_is_added_or_moved_is_a_dependency(task: str) -> None:
+    assert DEPENDENCY in tokens(task)
+
+
+@pytest.mark.parametrize(
+    "task",
+    [
+        "fix the lodash import in utils.js",  # a package named, nothing added
+        "add deprecation warnings to the v1 routes",  # an English word, not a package's name
+        "add react hooks for the form",  # a package whose name is an English word
+        "add tests for the parser",
+    ],
+)
+def test_no_dependency_without_a_package_named_after_such_a_verb(task: str) -> None:
+    assert DEPENDENCY not in tokens(task)
+
+
+def test_the_package_names_are_names_not_words() -> None:
+    names = package_names()
+    assert {"lodash", "axios", "pydantic", "httpx", "numpy"} <= names
+    assert not names & {"react", "express", "requests", "debug", "add", "test"}
+    assert all(name == name.lower() and name.isalnum() for name in names)
+
+
+def test_the_tokenizer_digest_follows_the_package_names(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A renewed package list reads texts otherwise: the index must be rebuilt."""
+    from comet_git.matching import text
+
+    text.tokenizer_digest.cache_clear()
+    now = text.tokenizer_digest()
+    monkeypatch.setattr(text, "_packages_bytes", lambda: b"lodash\nleftpad\n")
+    text.tokenizer_digest.cache_clear()
+    try:
+        assert text.tokenizer_digest() != now
+    finally:
+        monkeypatch.undo()
+        text.tokenizer_digest.cache_clear()

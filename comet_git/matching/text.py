@@ -33,6 +33,7 @@ _STOPWORD_TEXT = """
     please let make sure need needs want fix add write new one update change get set
 """
 STOPWORDS = frozenset(_STOPWORD_TEXT.split())
+DEPENDENCY_HEAD = "dependency"  # the head of vocabulary.txt's line whose concept a package name carries
 CONCEPT_WEIGHT = 0.8  # a word matched through its concept counts this much of the word itself
 
 
@@ -78,7 +79,21 @@ def parse_vocabulary(text: str) -> Vocabulary:
 
 
 VOCABULARY_FILE = Path(__file__).with_name("vocabulary.txt")
-TOKENIZER_REVISION = 3  # raised when slots() changes what it makes of a text, or the index keeps another form
+# Well-known package names that are no English word (tools/make_package_names.py): named right
+# after a verb that adds, removes or moves one, a name is a dependency ("add lodash to the web app").
+PACKAGES_FILE = Path(__file__).with_name("packages.txt")
+TOKENIZER_REVISION = 4  # raised when slots() changes what it makes of a text, or the index keeps another form
+# Verbs whose object is a dependency when it is a package's name: English before it (the word
+# before, or "pull in"/"bring in"), Chinese around it (引入 lodash, 把 zod 加进来).
+_DEPENDENCY_VERB_TEXT = """
+    add adding added install installing installed bump bumping upgrade upgrading downgrade pin unpin
+    remove removing uninstall drop dropping replace replacing vendor adopt
+"""
+DEPENDENCY_VERBS = frozenset(_DEPENDENCY_VERB_TEXT.split())
+DEPENDENCY_PARTICLES = frozenset({"pull", "pulling", "bring", "bringing"})  # ... followed by "in"
+CHINESE_BEFORE = ("加", "加上", "装", "安装", "引入", "升级", "降级", "移除", "去掉", "删掉", "换成", "用上",
+                  "换掉")  # fmt: skip
+CHINESE_AFTER = ("加", "装", "引入", "升级", "降级", "移除", "去掉", "删掉", "换成")
 
 
 @functools.cache
@@ -93,6 +108,30 @@ def vocabulary() -> Vocabulary:
 
 
 @functools.cache
+def _packages_bytes() -> bytes:
+    return PACKAGES_FILE.read_bytes()
+
+
+@functools.cache
+def package_names() -> frozenset[str]:
+    """packages.txt, read once a process, when a first verb of DEPENDENCY_VERBS meets a word."""
+    lines = _packages_bytes().decode("utf-8").splitlines()
+    return frozenset(name for line in lines if (name := line.split("#", 1)[0].strip()))
+
+
+def _added(runs: Sequence[str], at: int) -> bool:
+    """Whether the run at `at` is the object of a verb that adds, removes or moves a dependency."""
+    before = runs[at - 1] if at else ""
+    after = runs[at + 1] if at + 1 < len(runs) else ""
+    return (
+        before in DEPENDENCY_VERBS
+        or (before == "in" and at > 1 and runs[at - 2] in DEPENDENCY_PARTICLES)
+        or (before[:1] >= _CJK_START and before.endswith(CHINESE_BEFORE))
+        or (after[:1] >= _CJK_START and after.startswith(CHINESE_AFTER))
+    )
+
+
+@functools.cache
 def tokenizer_digest() -> str:
     """What the tokens of a text depend on (the revision, the stopwords, the stemmer's version,
     the vocabulary): an index whose terms were made under another digest is rebuilt, or a record
@@ -102,7 +141,11 @@ def tokenizer_digest() -> str:
 
     import Stemmer  # ~1.5 ms, where a call had no word to stem
 
-    state = f"{TOKENIZER_REVISION}\n{_STOPWORD_TEXT}\n{Stemmer.version()}\n".encode() + _vocabulary_bytes()
+    state = (
+        f"{TOKENIZER_REVISION}\n{_STOPWORD_TEXT}\n{Stemmer.version()}\n".encode()
+        + _vocabulary_bytes()
+        + _packages_bytes()
+    )
     return f"{TOKENIZER_REVISION}:{zlib.crc32(state):08x}"
 
 
@@ -123,7 +166,7 @@ def slots(text: str) -> list[Slot]:
     known = vocabulary()
     stem = _stemmer()
     previous: str | None = None  # the English word before, to read two words joined
-    for run in runs:
+    for at, run in enumerate(runs):
         if run[0] >= _CJK_START:
             previous = None
             found.extend(Slot(run[i : i + 2]) for i in range(max(len(run) - 1, 1)))
@@ -136,7 +179,10 @@ def slots(text: str) -> list[Slot]:
         previous = run
         if run not in STOPWORDS:
             token = stem(run)
-            found.append(Slot(token, known.english.get(token, ())))
+            concepts = known.english.get(token, ())
+            if not concepts and _added(runs, at) and run in package_names():
+                concepts = (stem(DEPENDENCY_HEAD),)
+            found.append(Slot(token, concepts))
     return found
 
 
