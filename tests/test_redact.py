@@ -7,7 +7,9 @@ from __future__ import annotations
 
 import random
 import string
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -486,3 +488,117 @@ def test_an_import_is_stored_without_secrets_and_an_invalid_record_is_refused(
     refused = invoke("memory", "import", tmp_path / "broken.json", repo)
     assert refused.exit_code == 1 and "is not a valid record" in refused.stderr
     assert not list(comet_home.rglob(f"{record_id}.md"))
+
+
+def test_a_learning_deltas_evidence_kind_and_event_hold_no_secret(repo: Path, comet_home: Path) -> None:
+    import json
+
+    token = "ghp_0123456789abcdefghijABCDEFGHIJ012345"
+    delta = {
+        "action": "create",
+        "title": "Use the deploy key",
+        "statement": "The deploy step reads the key from the vault.",
+        "memoryType": "collaboration-policy",
+        "memoryClass": "project-agreement",
+        "scope": "project",
+        "applicability": {"paths": [], "tasks": ["deploy"], "operations": [], "phases": []},
+        "evidence": [{"kind": "commit password=hunter2hunter2", "summary": "seen", "ref": token}],
+    }
+    document = json.dumps({"schema": "comet.learning-delta/v1", "deltas": [delta]})
+    done = invoke("memory", "apply", "--delta", "-", "--json", cwd=repo, input=document)
+    assert done.exit_code == 0, done.stderr
+    for path in comet_home.rglob("*"):
+        if path.is_file():
+            data = path.read_bytes()
+            assert token.encode() not in data and b"hunter2hunter2" not in data, path
+
+
+def test_an_amend_and_an_outcome_are_stored_without_secrets(repo: Path, comet_home: Path) -> None:
+    """What the learning system or an agent hands the provider directly (an amend's fields, an
+    outcome's whyApplied) is redacted like what a person says."""
+    from comet_git.provider import Amend, RecordOutcome
+    from comet_git.provider.local import LocalProvider
+    from comet_git.records.model import Evidence, utc_now
+    from comet_git.workspace import open_workspace
+
+    made = invoke("memory", "remember", repo, "--text", "Deploys go through the script.", "--json")
+    record_id = made.json()["record"]["id"]
+    provider = open_workspace(repo).provider()
+    assert isinstance(provider, LocalProvider)
+    evidence = (
+        Evidence("commit password=hunter2hunter2", "seen with ghp_0123456789abcdefghijABCDEFGHIJ012345"),
+    )
+    provider.apply(Amend(record_id, (("evidence", evidence),), "more evidence"))
+    provider.apply(
+        RecordOutcome(
+            record_id, "used-successfully", utc_now(), ("task mentions sk_live_51H8xyzABCDEF0123456789ab",)
+        )
+    )
+    for path in comet_home.rglob("*"):
+        if path.is_file():
+            data = path.read_bytes()
+            for secret in (b"hunter2hunter2", b"ghp_0123456789abcdefghij", b"sk_live_51H8xyz"):
+                assert secret not in data, (secret, path)
+
+
+def test_an_import_takes_no_unread_file_a_rollback_could_bring_back(
+    repo: Path, comet_home: Path, tmp_path: Path
+) -> None:
+    """A forgotten record's content (tombstones/ID.md) is a record version like any other: its
+    secret is redacted; a tombstone or history log that is not what the product writes is refused."""
+    import json
+    import shutil
+
+    made = invoke("memory", "remember", repo, "--text", "Deploy with the usual token.", "--json")
+    record_id = made.json()["record"]["id"]
+    assert invoke("memory", "forget", repo, "--id", record_id).exit_code == 0
+    exported = json.loads(invoke("memory", "export", repo).stdout)
+    paths = {item["path"] for item in exported["export"]["files"]}
+    assert f"tombstones/{record_id}.md" in paths and f"history/{record_id}/actions.jsonl" in paths
+    token = "ghp_aB3dE5fG7hI9jK1lM3nO5pQ7rS9tU1vW3xY5"
+
+    def imported(change: Callable[[dict[str, str]], None]) -> Any:
+        document = json.loads(json.dumps(exported))
+        for item in document["export"]["files"]:
+            change(item)
+        shutil.rmtree(comet_home)
+        comet_home.mkdir()
+        (tmp_path / "export.json").write_text(json.dumps(document))
+        return invoke("memory", "import", tmp_path / "export.json", repo)
+
+    def secret_in_content(item: dict[str, str]) -> None:
+        if item["path"].startswith("tombstones/") and item["path"].endswith(".md"):
+            item["text"] = item["text"].replace("the usual token", f"the token {token}")
+
+    refused = imported(secret_in_content)  # the tombstone no longer hashes this content
+    assert refused.exit_code == 1 and "is not the content its tombstone names" in refused.stderr
+
+    def secret_with_its_hash(item: dict[str, str]) -> None:
+        from comet_git.records.tombstones import content_hash
+
+        secret_in_content(item)
+        if item["path"].endswith(".json"):
+            stone = json.loads(item["text"])
+            stone["contentHash"] = content_hash(f"Deploy with the token {token}.")
+            item["text"] = json.dumps(stone)
+
+    done = imported(secret_with_its_hash)
+    assert done.exit_code == 0, done.stderr
+    assert invoke("memory", "rollback", repo, "--id", record_id).exit_code == 0
+    shown = invoke("memory", "show", repo, "--id", record_id, "--json").json()["record"]
+    assert "the token [REDACTED" in shown["text"]
+    for path in comet_home.rglob("*"):
+        if path.is_file():
+            assert token.encode() not in path.read_bytes(), path
+
+    for broken in ('{"id": "x"}', "not json", '{"action": "create", "at": "soon"}'):
+
+        def break_it(item: dict[str, str], broken: str = broken) -> None:
+            if item["path"].endswith((".json", ".jsonl")) and (
+                broken.startswith('{"action"') == item["path"].endswith("l")
+            ):
+                item["text"] = broken
+
+        refused = imported(break_it)
+        assert refused.exit_code == 1, (broken, refused.stdout)
+        assert "import:" in refused.stderr and not list(comet_home.rglob(f"{record_id}.md"))

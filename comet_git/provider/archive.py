@@ -8,12 +8,15 @@ on one machine and stays there, profile.md is rendered again from the records.
 
 from __future__ import annotations
 
+import datetime as dt
+import json
 import os
 import re
 from pathlib import Path
 
 from comet_git.errors import InvalidInputError, RecordFormatError, not_utf8
 from comet_git.provider import ArchivedFile
+from comet_git.records import tombstones
 from comet_git.records.codec import parse_record, render_record
 from comet_git.store import ABSENT, ScopeStore, atomic_write
 
@@ -78,30 +81,123 @@ def check_paths(files: tuple[ArchivedFile, ...], record_id: str, project_key: st
 
 
 def sound_files(files: tuple[ArchivedFile, ...], record_id: str, scope: str) -> tuple[ArchivedFile, ...]:
-    """The files of an import, each record version (records/ID.md, history/ID/vNNNN.md) parsed
-    by the strict parser and of `record_id` in `scope`, and stored as what is remembered is:
-    without secrets.  An invalid one refuses the record: written, it would only be reported
-    invalid after an import that said it succeeded."""
-    return tuple(_sound(item, record_id, scope) for item in files)
+    """The files of an import, each checked as what it claims to be, and stored as what is
+    remembered is: without secrets.  Every record version (records/ID.md, history/ID/vNNNN.md,
+    the forgotten content tombstones/ID.md) is parsed by the strict parser and must be of
+    `record_id` in `scope`; a tombstone (tombstones/ID.json) and a history log
+    (history/ID/actions.jsonl) must hold exactly what the product writes there, no other file
+    is taken.  An invalid one refuses the record: written, it would only be reported invalid
+    after an import that said it succeeded, and a file taken unread could carry a secret past
+    the redaction (a rollback would bring a tombstone's content back as the live record)."""
+    sound = tuple(_sound(item, record_id, scope) for item in files)
+    _check_tombstone(files, record_id)
+    return sound
+
+
+_HINT = "import only what `comet memory export` wrote, or fix that file in it"
+_VERSION_FILE = re.compile(r"v[0-9]{4,}\.md")
+_HASH = re.compile(r"sha256:[0-9a-f]{64}")
 
 
 def _sound(item: ArchivedFile, record_id: str, scope: str) -> ArchivedFile:
-    if not item.path.endswith(".md") or item.path.startswith("tombstones/"):
+    name = item.path.rsplit("/", 1)[-1]
+    if item.path.startswith("history/") and name == "actions.jsonl":
+        _check_actions(item)
         return item
-    hint = "import only what `comet memory export` wrote, or fix that file in it"
+    if item.path.startswith("tombstones/") and name.endswith(".json"):
+        return item  # _check_tombstone reads it with the content it stands for
+    if item.path.startswith("history/") and not _VERSION_FILE.fullmatch(name):
+        raise InvalidInputError(f"import: {item.path} is no file a record's history holds", hint=_HINT)
     try:
         record = parse_record(item.text, item.path)
     except RecordFormatError as error:
-        raise InvalidInputError(f"import: {item.path} is not a valid record: {error}", hint=hint) from None
+        raise InvalidInputError(f"import: {item.path} is not a valid record: {error}", hint=_HINT) from None
     if record.id != record_id or record.scope != scope:
         raise InvalidInputError(
             f"import: {item.path} holds {record.scope} record {record.id}, not {scope} record {record_id}",
-            hint=hint,
+            hint=_HINT,
         )
     from comet_git.provider.local import secrets_hidden
 
     clean = secrets_hidden(record)
     return item if clean == record else item._replace(text=render_record(clean))
+
+
+def _check_actions(item: ArchivedFile) -> None:
+    """Every line of a history log is an action as RecordHistory.log writes it: nothing else."""
+    for number, line in enumerate(item.text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            data = json.loads(line)
+            ok = (
+                isinstance(data, dict)
+                and set(data) <= _ACTION_KEYS
+                and data.get("action") in _ACTIONS
+                and data.get("source", "command") in _SOURCES
+                and _is_time(data.get("at"))
+                and all(_is_version(data.get(key)) for key in ("fromVersion", "toVersion"))
+            )
+        except ValueError:
+            ok = False
+        if not ok:
+            raise InvalidInputError(f"import: {item.path}:{number} is not a history action", hint=_HINT)
+
+
+_ACTION_KEYS = frozenset({"action", "at", "source", "fromVersion", "toVersion"})
+_ACTIONS = frozenset({"create", "correct", "forget", "rollback", "update"})
+_SOURCES = frozenset({"command", "hand-edit", "profile", "learning"})
+
+
+def _is_version(value: object) -> bool:
+    return value is None or (isinstance(value, int) and not isinstance(value, bool) and 0 < value < 10**9)
+
+
+def _is_time(value: object) -> bool:
+    if not isinstance(value, str) or len(value) > 40:
+        return False
+    try:
+        dt.datetime.fromisoformat(value.replace("Z", "+00:00"))
+    except ValueError:
+        return False
+    return True
+
+
+def _check_tombstone(files: tuple[ArchivedFile, ...], record_id: str) -> None:
+    """A tombstone holds the id, a time, the hash of the forgotten content and whether the
+    forget was permanent; its content (tombstones/ID.md), if it comes too, is the one it hashed
+    and is there only for a forget that can be rolled back."""
+    by_path = {item.path: item for item in files}
+    stone = by_path.get(f"tombstones/{record_id}.json")
+    content = by_path.get(f"tombstones/{record_id}.md")
+    if stone is None:
+        if content is not None:
+            raise InvalidInputError(f"import: {content.path} comes without its tombstone", hint=_HINT)
+        return
+    try:
+        data = json.loads(stone.text)
+        ok = (
+            isinstance(data, dict)
+            and set(data) == {"id", "forgottenAt", "contentHash", "permanent"}
+            and data["id"] == record_id
+            and _is_time(data["forgottenAt"])
+            and isinstance(data["contentHash"], str)
+            and _HASH.fullmatch(data["contentHash"]) is not None
+            and isinstance(data["permanent"], bool)
+        )
+    except ValueError:
+        ok = False
+    if not ok:
+        raise InvalidInputError(f"import: {stone.path} is not a tombstone of {record_id}", hint=_HINT)
+    if content is not None:
+        if data["permanent"]:
+            raise InvalidInputError(
+                f"import: {content.path} is content a permanent forget erased", hint=_HINT
+            )
+        if tombstones.content_hash(parse_record(content.text, content.path).text) != data["contentHash"]:
+            raise InvalidInputError(
+                f"import: {content.path} is not the content its tombstone names", hint=_HINT
+            )
 
 
 def restore(store: ScopeStore, files: tuple[ArchivedFile, ...]) -> bool:

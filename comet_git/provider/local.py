@@ -753,11 +753,21 @@ def corrected_fields(current: Record, change: Correct) -> dict[str, Any]:
 
 
 def without_secrets(change: Change) -> Change:
-    """What a person or an agent asks to store is redacted like the journal: no record, history
-    version, profile.md or index row ever holds the secret."""
+    """What a person, an agent or a learning step asks to store is redacted like the journal: no
+    record, history version, profile.md or index row ever holds the secret."""
+    from comet_git.journal.redact import redact_text
+
     if isinstance(change, Remember):
         return secrets_hidden(change)
-    return secrets_hidden(change) if isinstance(change, Correct) else change
+    if isinstance(change, Correct):
+        return secrets_hidden(change)
+    if isinstance(change, Amend):
+        return change._replace(
+            fields=tuple((name, _value_hidden(name, value)) for name, value in change.fields)
+        )
+    if isinstance(change, RecordOutcome):
+        return change._replace(why_applied=tuple(redact_text(why) for why in change.why_applied))
+    return change
 
 
 _Redacted = TypeVar("_Redacted", Remember, Correct, Record)
@@ -766,33 +776,52 @@ _Redacted = TypeVar("_Redacted", Remember, Correct, Record)
 def secrets_hidden(item: _Redacted) -> _Redacted:
     """`item` with the secrets of its text, title, summary, path and task selectors and evidence
     redacted (operations and phases are names from a fixed list)."""
-    from comet_git.journal.redact import redact_text
-
-    def hidden(text: str | None) -> str | None:
-        return None if text is None else redact_text(text)
-
-    def each_hidden(values: tuple[str, ...]) -> tuple[str, ...]:
-        # A value with a control character is left as it came, for the parser to refuse (redact_text
-        # would quietly drop the character, and a selector so changed is not what was asked for).
-        return tuple(value if not value.isprintable() else redact_text(value) for value in values)
-
     fields: dict[str, Any] = {
-        "text": hidden(item.text),
-        "title": hidden(item.title),
-        "summary": hidden(item.summary),
+        name: _value_hidden(name, getattr(item, name)) for name in ("text", "title", "summary")
     }
     if isinstance(item, Correct):
         fields.update(  # None: the correction leaves them as they are
-            paths=None if item.paths is None else each_hidden(item.paths),
-            tasks=None if item.tasks is None else each_hidden(item.tasks),
+            paths=None if item.paths is None else _each_hidden(item.paths),
+            tasks=None if item.tasks is None else _each_hidden(item.tasks),
         )
     else:
-        fields["evidence"] = tuple(each._replace(summary=redact_text(each.summary)) for each in item.evidence)
-        selectors = item.selectors
-        fields["selectors"] = selectors._replace(
-            paths=each_hidden(selectors.paths), tasks=each_hidden(selectors.tasks)
-        )
+        fields["evidence"] = _value_hidden("evidence", item.evidence)
+        fields["selectors"] = _value_hidden("selectors", item.selectors)
     return item._replace(**fields)
+
+
+def _value_hidden(name: str, value: Any) -> Any:
+    """A record field's value (as a Record holds it) with its secrets redacted: the texts, the
+    path and task selectors, every string of the evidence.  Other fields (ids, names from fixed
+    lists, counts, times) are left for the strict parser to judge."""
+    from comet_git.journal.redact import redact_text
+
+    if isinstance(value, str) and name in ("text", "title", "summary"):
+        return redact_text(value)
+    if name == "selectors" and isinstance(value, Selectors):
+        return value._replace(paths=_each_hidden(value.paths), tasks=_each_hidden(value.tasks))
+    if name == "evidence" and isinstance(value, tuple):
+        return tuple(_evidence_hidden(each) if isinstance(each, Evidence) else each for each in value)
+    return value
+
+
+def _evidence_hidden(evidence: Evidence) -> Evidence:
+    from comet_git.journal.redact import redact_text
+
+    return evidence._replace(
+        kind=redact_text(evidence.kind),
+        summary=redact_text(evidence.summary),
+        event=None if evidence.event is None else redact_text(evidence.event),
+    )
+
+
+def _each_hidden(values: tuple[str, ...]) -> tuple[str, ...]:
+    """Each value redacted.  A value with a control character is left as it came, for the parser
+    to refuse (redact_text would quietly drop the character, and a selector so changed is not
+    what was asked for)."""
+    from comet_git.journal.redact import redact_text
+
+    return tuple(value if not value.isprintable() else redact_text(value) for value in values)
 
 
 def _permanent_count(store: ScopeStore) -> int:
