@@ -22,7 +22,7 @@ from comet_git.matching.text import record_terms, tokenizer_digest
 from comet_git.records.model import Record
 from comet_git.store import FILE_MODE, FileState, ensure_dir, file_lock, fsync_dir, write_failure
 
-SCHEMA_VERSION = 17  # 17: the digests of the file rows (listing_digest), racy rows indexed, conflicts_with
+SCHEMA_VERSION = 18  # 18: a learned rule's summary holds all that fits; 17: listing_digest, racy rows
 BUSY_TIMEOUT_MS = 15_000
 PURGE_WAIT_MS = 1_000
 

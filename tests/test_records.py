@@ -22,6 +22,7 @@ from comet_git.records.model import (
     KNOWN_OPERATIONS,
     KNOWN_PHASES,
     LIFECYCLES,
+    MAX_SUMMARY,
     MAX_TITLE,
     MEMORY_CLASSES,
     MEMORY_TYPES,
@@ -813,12 +814,23 @@ def test_derive_summary_shortens_a_long_first_line() -> None:
     assert derive_summary("x" * 160) == "x" * 160
 
 
-def test_a_manifest_summary_says_as_much_of_the_first_line_as_fits() -> None:
-    """A learned habit's second sentence is what makes it useful: it is not cut off."""
+def test_a_learned_rules_summary_says_as_much_of_it_as_fits_and_that_more_is_left() -> None:
+    """A learned habit's later sentences are what make it useful: its entry (a trial rule is
+    delivered as its entry alone) holds as many of them as fit, on every line, and says so when
+    some are left out."""
     habit = "Use type(scope): subject. You usually give a scope, e.g. cli, core."
     assert derive_summary(habit, fill=True) == habit
-    long = "First sentence here. " + "More words that go on and on. " * 8
-    assert len(derive_summary(long, fill=True)) <= 160 and derive_summary(long, fill=True).endswith(".")
+    steps = (
+        "Before tagging a release, the user bumps the version in pyproject.toml.\n"
+        "Then they regenerate the changelog with towncrier. They run the tox matrix on 3.10 to 3.13. "
+        "They sign the tag with GPG and push it to the upstream remote, never to origin."
+    )
+    assert derive_summary(steps, fill=True) == " ".join(steps.splitlines())
+    long = "First sentence here. " + "More words that go on and on. " * 12
+    summary = derive_summary(long, fill=True)
+    assert len(summary) <= MAX_SUMMARY and summary.endswith(". …")
+    assert derive_summary("word " * 100, fill=True).endswith("word …")
+    assert len(derive_summary("x" * 400, fill=True)) <= MAX_SUMMARY
 
 
 def test_manifest_summary_prefers_the_explicit_summary() -> None:

@@ -237,24 +237,36 @@ def normalize_newlines(text: str) -> str:
 
 
 SUMMARY_LENGTH = 160
+FILLED_LENGTH = MAX_SUMMARY - 2  # a learned rule's entry: as many of its sentences as fit, and " …"
 # Compiled by re on first use (and cached there): the lookbehinds take ~0.5 ms to compile, and
 # `comet task`, which imports this module, never derives a summary.
 _SENTENCE_END = r"(?<=[.!?])\s|(?<=[。！？])"
 
 
 def derive_summary(text: str, *, fill: bool = False) -> str:
-    """The first sentence or line of the text, short enough for a manifest entry; with `fill`,
-    as many of the first line's sentences as fit, so a manifest entry of a short rule says all
-    of it ("Use type(scope): subject. You usually give a scope, e.g. cli.")."""
-    # The first line that says something: a heading's marks, a bullet or a rule (`---`) do not.
-    first = next((said for line in text.splitlines() if (said := line.strip().lstrip("#-* ").strip())), "")
+    """The first sentence or line of the text, short enough for a manifest entry.  With `fill`
+    (a learned rule, which is delivered as its entry alone), as many of its sentences as fit in
+    FILLED_LENGTH, on every line: its later sentences carry what makes it useful ("Use
+    type(scope): subject. You usually give a scope, e.g. cli."); where some are left out, the
+    entry ends with " …", so the agent knows to expand it."""
+    # The lines that say something: a heading's marks, a bullet or a rule (`---`) do not.
+    lines = [said for line in text.splitlines() if (said := line.strip().lstrip("#-* ").strip())]
+    if fill:
+        return _filled(lines)
+    first = lines[0] if lines else ""
     ends = [match.start() for match in re.finditer(_SENTENCE_END, first)]
     if ends:
-        fitting = [end for end in ends if end <= SUMMARY_LENGTH] if fill else []
-        if fill and len(first) <= SUMMARY_LENGTH:
-            return first
-        first = first[: (fitting or ends)[-1 if fitting else 0]].rstrip()
+        first = first[: ends[0]].rstrip()
     return first if len(first) <= SUMMARY_LENGTH else first[: SUMMARY_LENGTH - 3].rstrip() + "..."
+
+
+def _filled(lines: list[str]) -> str:
+    whole = " ".join(lines)
+    if len(whole) <= MAX_SUMMARY:
+        return whole
+    ends = [match.start() for match in re.finditer(_SENTENCE_END, whole) if match.start() <= FILLED_LENGTH]
+    cut = whole[: ends[-1]] if ends else whole[:FILLED_LENGTH].rsplit(" ", 1)[0]
+    return cut.rstrip() + " …"
 
 
 def default_title(text: str) -> str:

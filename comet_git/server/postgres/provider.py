@@ -148,8 +148,9 @@ class PostgresProvider:
             if query.task is not None:
                 return QueryResult([], [], {}, self._select(connection, query.task, names, query.every_row))
             if query.forgotten_text is not None:
-                [scope] = query.scopes
-                store = self.store_for_scope(scope)
+                if len(query.scopes) != 1:
+                    raise InvalidInputError("a forgotten-text query asks about exactly one scope")
+                store = self.store_for_scope(query.scopes[0])
                 return QueryResult(
                     [], [], {}, forgotten=self._forgotten_before(connection, store.name, query)
                 )
@@ -797,7 +798,9 @@ REFRESH_BATCH = 500  # records read at a time when their terms are derived again
 def refresh_terms(connection: psycopg.Connection[Any]) -> int:
     """Derive every record's search terms and postings again when they were made by another
     tokenizer (a comet whose vocabulary differs): as the local index is rebuilt, or a record
-    stored before a new vocabulary line would never carry that line's concept.  One transaction,
+    stored before a new vocabulary line would never carry that line's concept; the derived
+    summary is made again with them (a release that derives it otherwise also raises
+    text.TOKENIZER_REVISION, as the local index's SCHEMA_VERSION is raised).  One transaction,
     under the migrations' lock (servers starting at once do it once); the rows redone.
     `connection` is in autocommit mode."""
     from comet_git.matching.text import tokenizer_digest
@@ -824,6 +827,7 @@ def refresh_terms(connection: psycopg.Connection[Any]) -> int:
                 values = record_values(store, record, state, markdown)
                 connection.execute(
                     "UPDATE records SET terms = %(terms)s, fts_length = %(fts_length)s,"
+                    " summary = %(summary)s, manifest_length = %(manifest_length)s,"
                     " terms_vector = %(terms_vector)s::tsvector, tasks_vector = %(tasks_vector)s::tsvector"
                     " WHERE rowid = %(rowid)s",
                     {**values, "rowid": rowid},
