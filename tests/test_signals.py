@@ -519,6 +519,18 @@ def test_title() -> None:
         ("always use uv here; now add httpx", "always use uv here", ("now add httpx",)),
         ("Always use uv here, now add httpx", "Always use uv here", ("now add httpx",)),
         ("以后都用 uv 管理依赖。现在帮我加上 httpx", "以后都用 uv 管理依赖。", ("现在帮我加上 httpx",)),
+        # a rule said after the request, behind a comma
+        (
+            "please add httpx, and from now on always run pytest -q before you finish",
+            "from now on always run pytest -q before you finish",
+            ("please add httpx",),
+        ),
+        # what is kept keeps the comma it was written with
+        (
+            "为啥每次都要写那么长的总结？看不过来，以后简短点。",
+            "看不过来，以后简短点。",
+            ("为啥每次都要写那么长的总结？",),
+        ),
         (
             "Going forward, squash merges; a merge commit is fine this time.",
             "Going forward, squash merges",

@@ -559,7 +559,9 @@ def _make_title(text: str) -> str:
 _PART_END = re.compile(r"(?<=[.!?;])\s+|(?<=[。\uff01\uff1f\uff1b])\s*")
 _TURN = re.compile(
     r"\s*[,，]\s*(?=(?:and\s+)?(?:now|then|next|please|can you|could you|would you)\b"
-    r"|现在|然后|接下来|帮我|请帮|麻烦)"
+    r"|现在|然后|接下来|帮我|请帮|麻烦"
+    # a rule said after a request: "please add httpx, and from now on always run pytest -q"
+    r"|(?:and\s+)?(?:from now on|going forward|from here on|in future)\b)"
     # and a comma or a dash before a question: "never push to main — what does the CI say?"
     r"|(?:\s*[,，]|\s+(?:[\u2014\u2013]+|--?))\s*(?=(?:btw\s+|by the way\s+)?(?:what|which|how|why|where|who"
     r"|when|does|do|did|is|are|can|could|would|will|should)\b[^.!;?]{0,200}\?)",
@@ -568,8 +570,25 @@ _TURN = re.compile(
 _REQUEST = _rx(rf"^(?:and\s+)?(?:please|can you|could you|would you|help me|let{_APOS}s)\b|帮我|请帮|麻烦")
 
 
-def _parts(text: str) -> list[str]:
-    return [part.strip() for chunk in _PART_END.split(text) for part in _TURN.split(chunk) if part.strip()]
+_LEADING_AND = re.compile(r"^(?:and|but|also)\s+(?=\w)", re.IGNORECASE)  # of a rule split from a request
+
+
+def _parts(text: str) -> list[tuple[str, str]]:
+    """The parts of a line, each with what joins it to the next when both are kept: the comma
+    or dash of a turn as it was written ("看不过来，以后简短点"), else a space."""
+    found: list[tuple[str, str]] = []
+    for chunk in _PART_END.split(text):
+        start = 0
+        for turn in _TURN.finditer(chunk):
+            found.append((chunk[start : turn.start()].strip(), _joiner(turn.group())))
+            start = turn.end()
+        found.append((chunk[start:].strip(), " "))
+    return [(part, joiner) for part, joiner in found if part]
+
+
+def _joiner(turn: str) -> str:
+    mark = turn.strip()
+    return mark if mark in ("，", "") else f"{mark} " if mark == "," else f" {mark} "
 
 
 def _part_role(part: str) -> str:
@@ -718,9 +737,11 @@ def _split_rule(text: str, lines: list[_Line]) -> tuple[str, tuple[str, ...], tu
     is the rule.  The points of a list a rule hands over ("From now on, follow these rules:") are
     part of it, however long."""
     roles: list[tuple[str, str, int]] = []
+    joiners: list[str] = []  # what joins each part to the next one, both kept (_parts)
     listing = None  # the paragraph whose rule ends in a list: "follow these rules:\n- ...\n- ..."
     for line in lines:  # (the _lines of `text`) a line break ends a part too (a pasted line, a list)
-        for part in _parts(" ".join(line.text.split())):
+        for part, joiner in _parts(" ".join(line.text.split())):
+            joiners.append(joiner)
             role = _line_role(line, part)
             if role == "plain" and line.listed and listing == line.paragraph:
                 role = "rule"  # a point of the list the rule spells itself out in
@@ -742,10 +763,14 @@ def _split_rule(text: str, lines: list[_Line]) -> tuple[str, tuple[str, ...], tu
         return " ".join(part for part, role, _ in roles if role != "pasted"), pasted, ()
     if not with_rule or all(keeps):
         return " ".join(text.split()), (), ()
-    kept = [part for (part, _, _), keep in zip(roles, keeps, strict=True) if keep]
+    kept = "".join(
+        part + (joiners[i] if i + 1 < len(keeps) and keeps[i + 1] else " ")
+        for i, (part, _, _) in enumerate(roles)
+        if keeps[i]
+    )
     rest = tuple(part for (part, _, _), keep in zip(roles, keeps, strict=True) if not keep)
     constraints = tuple(part for part, role, _ in roles if role == "limit")
-    return " ".join(kept).rstrip(";,:\uff1b\uff0c\uff1a"), rest, constraints
+    return _LEADING_AND.sub("", kept.strip()).rstrip(";,:\uff1b\uff0c\uff1a"), rest, constraints
 
 
 # ---------------------------------------------------------------------------------------------------------
