@@ -906,6 +906,8 @@ def test_no_task_text_is_the_session_start_request(repo: Path) -> None:
         core, lint, uv
     ]  # fmt: skip
     assert parser not in ids(data) and session_words not in ids(data)
+    blank = ok(invoke("task", "--task", "  ", "--json", cwd=repo)).json()  # a task of blanks is none
+    assert blank["request"]["kind"] == "session-start" and blank["request"]["task"] is None
     used = ok(invoke("task", "--task", "fix the parser", "--json", cwd=repo)).json()
     application = item(used, parser)["applicationId"]
     ok(invoke("task", "--application", application, "--outcome", "used-successfully", cwd=repo))
@@ -1065,15 +1067,23 @@ def test_a_keyword_is_found_in_any_form_of_its_words(repo: Path, keyword: str, t
     assert f"task mentions {keyword}" in item(data, rule)["whyApplied"]
 
 
-def test_a_non_utf8_request_path_is_answered_not_a_traceback(repo: Path) -> None:
-    """The agent's entry point never fails: bytes that are not UTF-8 come back escaped."""
+def test_a_non_utf8_request_is_answered_and_journaled_not_a_traceback(repo: Path) -> None:
+    """The agent's entry point never fails: a byte that is not UTF-8, in any part of the request,
+    is read as U+FFFD (strict JSON parsers refuse a lone surrogate), and the delivery is journaled."""
     import subprocess
     import sys
 
+    rule = remember(repo, "Run make lint before committing.", "--task", "lint")
     comet = Path(sys.executable).with_name("comet")
     done = subprocess.run(
-        [str(comet), "task", "--task", "fix it", "--path", b"src/\xff.py", "--json"],
+        [str(comet), "task", "--task", b"lint \xff it", "--path", b"src/\xff.py", "--operation", b"\xff",
+         "--phase", b"b\xff", "--json"],
         cwd=repo, capture_output=True, check=False,
     )  # fmt: skip
     assert done.returncode == 0 and b"Traceback" not in done.stderr
-    assert json.loads(done.stdout)["request"]["path"] == "src/\udcff.py"
+    answer = json.loads(done.stdout)
+    assert answer["retrieval"] == "enabled" and answer["diagnostics"] == [] and rule in ids(answer)
+    assert (answer["request"]["task"], answer["request"]["path"]) == ("lint \ufffd it", "src/\ufffd.py")
+    assert (answer["request"]["operation"], answer["request"]["phase"]) == ("\ufffd", "b\ufffd")
+    journaled = invoke("journal", "list", repo, "--json")
+    assert "lint \ufffd it" in journaled.stdout

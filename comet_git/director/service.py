@@ -48,7 +48,12 @@ def make_request(
     if budget < 0:
         raise InvalidInputError("--context-budget must be zero or more characters")
     relative, is_dir = _repository_path(ws, path) if path else (None, False)
-    session = None if session is None else readable(session)  # any id a caller gives is one
+    # Retrieval answers whatever it is given (an argument that is not UTF-8 too): what a request
+    # holds is journaled and echoed as UTF-8, so a lone surrogate is read as U+FFFD; a task of
+    # blanks is no task (a session start).
+    task = readable(task) if task.strip() else ""
+    relative, operation, phase, session = (None if value is None else readable(value)
+                                           for value in (relative, operation, phase, session))  # fmt: skip
     return TaskRequest(task, relative, is_dir, operation, phase, budget, max_entries, session)
 
 
