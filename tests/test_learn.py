@@ -250,6 +250,9 @@ def test_a_contradicting_explicit_statement_supersedes_the_older_one(repo: Path)
     shown = ok("memory", "show", "--id", old["id"], cwd=repo)["record"]
     assert shown["lifecycle"] == "superseded" and shown["supersededBy"] == [new["id"]]
     assert [r["id"] for r in ok("memory", "list", cwd=repo)["records"]] == [new["id"]]
+    said = invoke("memory", "show", "--id", old["id"], cwd=repo).stdout  # the links, in words too
+    assert f"superseded by {new['id']}" in said
+    assert f"supersedes {old['id']}" in invoke("memory", "show", "--id", new["id"], cwd=repo).stdout
 
 
 def test_a_change_of_mind_said_as_signals_supersedes_a_core_profile_rule(repo: Path) -> None:

@@ -31,6 +31,14 @@ def _record_output(
     return Output(data, text + (f"  ({note})\n" if note else ""))
 
 
+# A record's links, as `show` says them: (key, words)
+_LINKS = (
+    ("supersedes", "supersedes"),
+    ("supersededBy", "superseded by"),
+    ("conflictsWith", "conflicts with"),
+)
+
+
 def describe(record: dict[str, Any]) -> str:
     selectors = ", ".join(
         f"{name}={'|'.join(values)}" for name, values in record["selectors"].items() if values
@@ -43,6 +51,9 @@ def describe(record: dict[str, Any]) -> str:
     ]
     if selectors:
         lines.append(f"  applies to: {selectors}")
+    for key, said in _LINKS:
+        if record.get(key):
+            lines.append(f"  {said} {', '.join(record[key])}")
     lines.extend("  | " + line for line in str(record["text"]).splitlines())
     return "\n".join(lines) + "\n"
 
