@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 from pathlib import Path
 from typing import Any
 
@@ -978,9 +979,18 @@ def test_rules_held_back_are_said_so_with_a_hint_that_keeps_the_request(repo: Pa
     args = ("--path", "src/parser.py", "--operation", "edit", "--context-budget", "0")
     data = task(repo, "fix the parser crash", *args)
     assert data["omitted"]["count"] == 1
-    assert data["omitted"]["hint"].startswith(
-        "comet memory retrieve --task 'fix the parser crash' --path src/parser.py --operation edit"
-    )
+    hint = data["omitted"]["hint"]
+    root = repo.resolve()
+    assert hint.startswith(
+        shlex.join(["comet", "memory", "retrieve", str(root), "--task", "fix the parser crash", "--path",
+                    str(root / "src/parser.py"), "--operation", "edit"])
+    )  # fmt: skip
+    (repo / "src").mkdir()  # the hint means the same from anywhere, a folder of the repository too
+    for where in (repo / "src", repo.parent):
+        shown = ok(invoke(*shlex.split(hint.removesuffix(" shows them"))[1:], "--json", cwd=where)).json()
+        assert [entry["title"] for entry in shown["context"] + shown["manifest"]] == [
+            "Parser errors carry the line and column."
+        ]
     out = ok(invoke("task", "--task", "fix the parser crash", *args, cwd=repo)).stdout
     assert "No remembered preference applies" not in out
     assert "Remembered preferences apply, but none was delivered" in out

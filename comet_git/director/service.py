@@ -182,7 +182,7 @@ def _output(ws: Workspace, request: TaskRequest, delivery: Delivery) -> dict[str
         "omitted": {
             "count": left_out,
             "reasons": delivery.omitted,
-            "hint": _hint(request) if left_out else None,
+            "hint": _hint(request, ws.location.worktree_root if ws.location else None) if left_out else None,
         },
         "retrieval": "enabled",
         "diagnostics": _unknown_word_notes(request),
@@ -210,15 +210,18 @@ def _unknown_word_notes(request: TaskRequest) -> list[str]:
     return notes
 
 
-def _hint(request: TaskRequest) -> str:
-    """The command that shows what was left out: the same request, with room for everything."""
+def _hint(request: TaskRequest, root: Path | None) -> str:
+    """The command that shows what was left out: the same request, with room for everything.
+    It names the repository and the request path from its root, so that it means the same
+    wherever it is run (the request path is read from the current directory first)."""
     import shlex  # only when something was left out
 
-    words = ["comet", "memory", "retrieve"]
+    words = ["comet", "memory", "retrieve"] + ([str(root)] if root is not None else [])
     if request.task:
         words += ["--task", request.task]
+    path = request.path if request.path is None or root is None else str(root / request.path)
     for flag, value in (
-        ("--path", request.path),
+        ("--path", path),
         ("--operation", request.operation),
         ("--phase", request.phase),
     ):
