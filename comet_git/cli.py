@@ -674,7 +674,8 @@ def journal_flush(path: Path, timeout: float, as_json: bool) -> None:
 
 def request_options(function: F) -> F:
     """The request's options but --task (each command words its own), from their one declaration."""
-    from comet_git.commands.request_options import COUNT_MAX, REQUEST_OPTIONS
+    from comet_git.commands.request_options import REQUEST_OPTIONS
+    from comet_git.provider import COUNT_MAX
 
     for option in reversed(REQUEST_OPTIONS):
         count: dict[str, Any] = (

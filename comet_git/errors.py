@@ -99,3 +99,18 @@ def environment_error(error: OSError) -> StoreError:
         hint="check that the disk has space and that you may read and write $COMET_HOME"
         " (comet memory status shows where it is), then run the command again",
     )
+
+
+def printable(text: str) -> str:
+    """`text` as a terminal should show it when it comes from elsewhere (a server's answer): each
+    character that is not printable (a control character, an escape sequence's start, a line
+    break) written as its escape (`\\x1b`), so that it cannot act on the terminal."""
+    return "".join(
+        char if char.isprintable() else char.encode("unicode_escape").decode("ascii") for char in text
+    )
+
+
+def shown(value: object) -> str:
+    """A value for a message, cut short: a message never echoes a whole hostile request."""
+    text = repr(value)
+    return text if len(text) <= 40 else f"{text[:32]}... ({len(text)} characters)"

@@ -4,7 +4,8 @@ checks that these parsers and click agree."""
 
 from __future__ import annotations
 
-from comet_git.commands.request_options import COUNT_MAX, DEFAULTS, TASK_OPTIONS
+from comet_git.commands.request_options import DEFAULTS, TASK_OPTIONS
+from comet_git.provider import COUNT_MAX
 
 
 def parse_fast_task(argv: list[str]) -> tuple[str, dict[str, object], bool] | None:

@@ -16,10 +16,6 @@ class RequestOption(NamedTuple):
     default: int | None = None  # set: a count of zero or more; unset: text, absent by default
 
 
-# The largest count a request takes: far beyond any budget or manifest, well within what SQLite
-# (and a 64-bit integer) holds.
-COUNT_MAX = 1_000_000_000
-
 TASK = RequestOption("--task", "task", "TEXT", "What the task is about.")  # each command words its help
 SESSION = RequestOption("--session", "session", "ID", "Never hand the same item twice within this session.")
 REQUEST_OPTIONS = (

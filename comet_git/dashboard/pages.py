@@ -17,11 +17,20 @@ from typing import Any, NamedTuple
 from comet_git.commands import journal as journal_commands
 from comet_git.commands import memory as memory_commands
 from comet_git.commands import task as task_commands
-from comet_git.commands.request_options import COUNT_MAX
 from comet_git.errors import ConcurrentEditError, InvalidInputError
 from comet_git.journal.events import EVENT_TYPES, event_summary
 from comet_git.learning.consolidate import unsettled_conflicts
-from comet_git.provider import TALLIED, Amend, Correct, Forget, Query, QueryResult, Rollback, TallyRow
+from comet_git.provider import (
+    COUNT_MAX,
+    TALLIED,
+    Amend,
+    Correct,
+    Forget,
+    Query,
+    QueryResult,
+    Rollback,
+    TallyRow,
+)
 from comet_git.records.model import AUTHORITIES, LIFECYCLES, MEMORY_CLASSES, MEMORY_TYPES, SCOPES
 from comet_git.workspace import Workspace, project_file
 

@@ -22,6 +22,9 @@ PROVIDER_SCHEMA = "comet.provider/v1"
 # A Context Director request's defaults: characters of memory, and manifest entries, at most.
 DEFAULT_BUDGET = 6000
 DEFAULT_MAX_ENTRIES = 12
+# The largest count a request takes (a budget, a number of entries, a page's limit and offset): far
+# beyond any budget or manifest, well within what SQLite, PostgreSQL and a 64-bit integer hold.
+COUNT_MAX = 1_000_000_000
 
 
 class RecordView(NamedTuple):

@@ -8,7 +8,6 @@ on one machine and stays there, profile.md is rendered again from the records.
 
 from __future__ import annotations
 
-import datetime as dt
 import json
 import os
 import re
@@ -18,6 +17,7 @@ from comet_git.errors import InvalidInputError, RecordFormatError, not_utf8
 from comet_git.provider import ArchivedFile
 from comet_git.records import tombstones
 from comet_git.records.codec import parse_record, render_record
+from comet_git.records.model import is_timestamp
 from comet_git.store import ABSENT, ScopeStore, atomic_write
 
 ARCHIVED_DIRS = ("records", "history", "tombstones")
@@ -135,7 +135,7 @@ def _check_actions(item: ArchivedFile) -> None:
                 and set(data) <= _ACTION_KEYS
                 and data.get("action") in _ACTIONS
                 and data.get("source", "command") in _SOURCES
-                and _is_time(data.get("at"))
+                and is_timestamp(data.get("at"))
                 and all(_is_version(data.get(key)) for key in ("fromVersion", "toVersion"))
             )
         except ValueError:
@@ -151,16 +151,6 @@ _SOURCES = frozenset({"command", "hand-edit", "profile", "learning"})
 
 def _is_version(value: object) -> bool:
     return value is None or (isinstance(value, int) and not isinstance(value, bool) and 0 < value < 10**9)
-
-
-def _is_time(value: object) -> bool:
-    if not isinstance(value, str) or len(value) > 40:
-        return False
-    try:
-        dt.datetime.fromisoformat(value.replace("Z", "+00:00"))
-    except ValueError:
-        return False
-    return True
 
 
 def _check_tombstone(files: tuple[ArchivedFile, ...], record_id: str) -> None:
@@ -180,7 +170,7 @@ def _check_tombstone(files: tuple[ArchivedFile, ...], record_id: str) -> None:
             isinstance(data, dict)
             and set(data) == {"id", "forgottenAt", "contentHash", "permanent"}
             and data["id"] == record_id
-            and _is_time(data["forgottenAt"])
+            and is_timestamp(data["forgottenAt"])
             and isinstance(data["contentHash"], str)
             and _HASH.fullmatch(data["contentHash"]) is not None
             and isinstance(data["permanent"], bool)

@@ -524,10 +524,7 @@ class LocalProvider:
                 stone = writer.forget(change.id, permanent=change.permanent)
                 return ChangeResult("forgotten", change.id, None, stone.permanent, not stone.permanent)
             if isinstance(change, Amend):
-                if change.bookkeeping:
-                    updated, changed = writer.bookkeep(change.id, dict(change.fields))
-                else:
-                    updated, changed = writer.correct(change.id, dict(change.fields), source="learning")
+                updated, changed = writer.amend(change)
                 return ChangeResult(
                     "amended" if changed else "unchanged", updated.id, _view_of(index, updated.id)
                 )

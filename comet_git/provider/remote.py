@@ -7,21 +7,28 @@ stays on the machine (it is what happened here); what learning makes of it is ap
 through this provider, so it lands on the server.
 
 The standard library's http.client does the HTTP: one keep-alive connection per
-provider, no dependency on the agent's hot path.
+provider, no dependency on the agent's hot path.  Each exchange has one deadline for all of
+it, connecting, sending and reading the answer: a socket's own timeout holds for one read
+only, and a server that sends a byte at a time never trips it.
 """
 
 from __future__ import annotations
 
+import functools
+import http.client
+import io
 import time
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 from urllib.parse import urlsplit
 
-from comet_git.errors import CometError
+from comet_git.errors import CometError, printable
 from comet_git.provider import PROVIDER_SCHEMA, Change, ChangeResult, Query, QueryResult, StatusReport, wire
 
 if TYPE_CHECKING:
-    import http.client
+    import socket
+
+    from _typeshed import WriteableBuffer
 
     from comet_git.store import Home, ScopeStore
 
@@ -39,7 +46,8 @@ class RemoteError(CometError):
     """The memory service did not answer as the contract says; nothing was changed here."""
 
     def __init__(self, state: str, url: str, message: str, hint: str | None = None) -> None:
-        super().__init__(f"remote memory {url}: {state}: {message}", hint)
+        # The message may quote the server (a status line, a value of its answer): shown escaped.
+        super().__init__(printable(f"remote memory {url}: {state}: {message}"), hint)
         self.state = state
         self.url = url
 
@@ -100,7 +108,7 @@ class RemoteProvider:
 
     def status(self) -> StatusReport:
         health = self._exchange("GET", "/v1/health", None, COMMAND_TIMEOUT)
-        self.server_version = str(health.get("version"))
+        self.server_version = printable(str(health.get("version")))
         data = self._call("/v1/status", {}, COMMAND_TIMEOUT)
         report = self._decoded_value(lambda: wire.status_from_json(data.get("status")))
         report.provider, report.home = self.name, self.url  # the server's own paths stay in `stores`
@@ -148,30 +156,32 @@ class RemoteProvider:
         try:
             data = dict(wire.parse_document(answer, f"the answer to {path}"))
         except wire.WireError as error:
-            if status == 200 or answer.lstrip().startswith(b"{"):
-                raise self._mismatch(error.message) from None
-            raise RemoteError(
-                UNREACHABLE, self.url, f"HTTP {status} from something that is not comet serve"
-            ) from None
+            if not _speaks_the_contract(answer):  # an HTML page, nothing, `null`: a proxy, another service
+                raise RemoteError(
+                    UNREACHABLE,
+                    self.url,
+                    f"HTTP {status} from something that is not comet serve",
+                    hint="check memory.remote.url (`comet config get memory.remote.url`):"
+                    " it should be where `comet serve` listens",
+                ) from None
+            raise self._mismatch(error.message) from None
         if status != 200:
-            raise wire.error_from_json(data)
+            raise self._decoded_value(lambda: wire.error_from_json(data, f"the memory server at {self.url}"))
         return data
 
     def _send(self, method: str, path: str, body: bytes | None, timeout: float) -> tuple[int, bytes]:
-        import http.client
-
         headers = {"Content-Type": "application/json", "Accept": "application/json"}
         if self.token:
             headers["Authorization"] = f"Bearer {self.token}"
-        deadline = time.monotonic() + timeout  # connecting and answering together: `timeout` at most
+        deadline = time.monotonic() + timeout  # the whole exchange, retry included: `timeout` at most
         for attempt in (1, 2):
             reused = self._connection is not None and self._connection.sock is not None
-            connection = self._connect(_left(deadline))
+            answered = False  # the status line and headers read
             try:
+                connection = self._connect(deadline)
                 connection.request(method, path, body=body, headers=headers)
-                if connection.sock is not None:
-                    connection.sock.settimeout(_left(deadline))
                 response = connection.getresponse()
+                answered = True
                 return response.status, response.read()
             except (OSError, http.client.HTTPException) as error:
                 self.close()
@@ -185,22 +195,26 @@ class RemoteProvider:
                 raise RemoteError(
                     UNREACHABLE,
                     self.url,
-                    _describe(error, timeout),
+                    _describe(error, timeout, answered),
                     hint="is `comet serve` running there? `comet memory status` shows what it answers",
                 ) from None
         raise AssertionError("unreachable")  # pragma: no cover
 
-    def _connect(self, timeout: float) -> http.client.HTTPConnection:
-        import http.client
-
+    def _connect(self, deadline: float) -> http.client.HTTPConnection:
+        """The connection, open, its socket given what is left until `deadline` for sending the
+        request, and its answer read through a _DeadlineReader."""
         if self._connection is None:
             parts = urlsplit(self.url)
             factory = http.client.HTTPSConnection if parts.scheme == "https" else http.client.HTTPConnection
-            self._connection = factory(parts.hostname or "", parts.port, timeout=timeout)
-        self._connection.timeout = timeout
-        if self._connection.sock is not None:
-            self._connection.sock.settimeout(timeout)
-        return self._connection
+            self._connection = factory(parts.hostname or "", parts.port)
+        connection = self._connection
+        if connection.sock is None:
+            connection.timeout = _left(deadline)
+            connection.connect()
+        connection.sock.settimeout(_left(deadline))
+        answer = functools.partial(_DeadlineResponse, deadline=deadline)
+        connection.response_class = cast("type[http.client.HTTPResponse]", answer)
+        return connection
 
     def close(self) -> None:
         if self._connection is not None:
@@ -223,7 +237,46 @@ def _left(deadline: float) -> float:
     return max(deadline - time.monotonic(), 0.001)
 
 
-def _describe(error: BaseException, timeout: float) -> str:
+def _describe(error: BaseException, timeout: float, answered: bool) -> str:
     if isinstance(error, TimeoutError):
-        return f"no answer within {timeout:g} s"
+        return f"no {'complete ' if answered else ''}answer within {timeout:g} s"
     return f"{type(error).__name__}: {error}"
+
+
+def _speaks_the_contract(answer: bytes) -> bool:
+    """Whether an answer that did not decode is a JSON object at all: one of another version of
+    the contract, or not of its shape, is a version mismatch; anything else is not comet serve."""
+    return answer.lstrip().startswith(b"{")
+
+
+class _DeadlineReader(io.RawIOBase):
+    """An answer's bytes from the socket, each read allowed only the time left until `deadline`."""
+
+    def __init__(self, sock: socket.socket, deadline: float) -> None:
+        super().__init__()
+        self._sock = sock
+        self._bytes = sock.makefile("rb", buffering=0)  # as http.client's own: the socket stays open for it
+        self._deadline = deadline
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: WriteableBuffer) -> int | None:
+        left = self._deadline - time.monotonic()
+        if left <= 0:
+            raise TimeoutError("the deadline passed")
+        self._sock.settimeout(left)
+        return self._bytes.readinto(buffer)
+
+    def close(self) -> None:
+        self._bytes.close()
+        super().close()
+
+
+class _DeadlineResponse(http.client.HTTPResponse):
+    """http.client's answer, its status line, headers and body read through a _DeadlineReader."""
+
+    def __init__(self, sock: socket.socket, *args: Any, deadline: float, **kwargs: Any) -> None:
+        super().__init__(sock, *args, **kwargs)
+        self.fp.close()  # http.client's own reader of the socket, before it read anything
+        self.fp = io.BufferedReader(_DeadlineReader(sock, deadline))

@@ -19,8 +19,11 @@ from comet_git.errors import (
     InvalidInputError,
     NotFoundError,
     StoreError,
+    printable,
+    shown,
 )
 from comet_git.provider import (
+    COUNT_MAX,
     PROVIDER_SCHEMA,
     TALLIED,
     Amend,
@@ -41,7 +44,7 @@ from comet_git.provider import (
     StoreStatus,
     TallyRow,
 )
-from comet_git.records.model import Evidence, Selectors
+from comet_git.records.model import ID_PATTERN, Evidence, Selectors
 
 if TYPE_CHECKING:
     from comet_git.provider.candidates import Candidate, Selection, TaskRequest
@@ -49,6 +52,11 @@ if TYPE_CHECKING:
 
 class WireError(InvalidInputError):
     """A document that is not a `comet.provider/v1` shape (or not JSON at all)."""
+
+
+# A record id names files (records/ID.md, history/ID/): ids are 11 characters, far below what a
+# file name may hold.
+MAX_ID_LENGTH = 64
 
 
 # -- helpers -------------------------------------------------------------------------------
@@ -76,6 +84,31 @@ def _strings(data: Mapping[str, Any], key: str, where: str) -> tuple[str, ...]:
 
 def _optional_strings(data: Mapping[str, Any], key: str, where: str) -> tuple[str, ...] | None:
     return None if data.get(key) is None else _strings(data, key, where)
+
+
+def _record_id(data: Mapping[str, Any], key: str, where: str) -> str:
+    """A record id, checked before it names any file or row."""
+    value = _field(data, key, str, where)
+    if len(value) > MAX_ID_LENGTH or not ID_PATTERN.fullmatch(value):
+        raise WireError(
+            f"{where}: {key!r} {shown(value)} is not a record id", hint="ids look like pm-7k2m9q4x"
+        )
+    return str(value)
+
+
+def _optional_record_id(data: Mapping[str, Any], key: str, where: str) -> str | None:
+    return None if data.get(key) is None else _record_id(data, key, where)
+
+
+def _count(data: Mapping[str, Any], key: str, where: str) -> int:
+    value = _field(data, key, int, where)
+    if not 0 <= value <= COUNT_MAX:
+        raise WireError(f"{where}: {key!r} must be a whole number from 0 to {COUNT_MAX}")
+    return int(value)
+
+
+def _optional_count(data: Mapping[str, Any], key: str, where: str) -> int | None:
+    return None if data.get(key) is None else _count(data, key, where)
 
 
 def _mapping(value: Any, where: str) -> Mapping[str, Any]:
@@ -163,8 +196,8 @@ def task_request_from_json(value: Any) -> TaskRequest:
         _field(data, "pathIsDir", bool, where),
         _optional(data, "operation", str, where),
         _optional(data, "phase", str, where),
-        _field(data, "budget", int, where),
-        _field(data, "maxEntries", int, where),
+        _count(data, "budget", where),
+        _count(data, "maxEntries", where),
         _optional(data, "session", str, where),
         frozenset(_strings(data, "alreadyGiven", where)),
     )
@@ -212,13 +245,13 @@ def query_from_json(value: Any) -> Query:
         similar=_optional(data, "similar", str, where),
         export=_field(data, "export", bool, where),
         forgotten_text=_optional(data, "forgottenText", str, where),
-        forgotten_id=_optional(data, "forgottenId", str, where),
+        forgotten_id=_optional_record_id(data, "forgottenId", where),
         # Absent from an older client's query: its defaults.
         memory_classes=_strings(data, "memoryClasses", where) if "memoryClasses" in data else (),
         authorities=_strings(data, "authorities", where) if "authorities" in data else (),
         conflicting=bool(_optional(data, "conflicting", bool, where)),
-        offset=_optional(data, "offset", int, where) or 0,
-        limit=_optional(data, "limit", int, where),
+        offset=_optional_count(data, "offset", where) or 0,
+        limit=_optional_count(data, "limit", where),
         tally=bool(_optional(data, "tally", bool, where)),
     )
 
@@ -381,12 +414,26 @@ def _amend_value(name: str, value: Any) -> Any:
     return value
 
 
-_AMEND_DECODERS: dict[str, Callable[[Any], Any]] = {
-    "selectors": lambda value: selectors_from_json(value, "amend selectors"),
-    "evidence": lambda value: evidence_from_json(value, "amend evidence"),
-    "supersedes": tuple,
-    "superseded_by": tuple,
-    "conflicts_with": tuple,
+def _links_from_json(value: Any, where: str) -> tuple[str, ...]:
+    if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
+        raise WireError(f"{where}: expected a list of record ids")
+    return tuple(value)
+
+
+def _text_from_json(value: Any, where: str) -> str | None:
+    """Any other field of an Amend: one of the record's texts or names (the provider judges
+    which fields an amend may change, and their values)."""
+    if value is not None and not isinstance(value, str):
+        raise WireError(f"{where}: expected text, got {type(value).__name__}")
+    return value
+
+
+_AMEND_DECODERS: dict[str, Callable[[Any, str], Any]] = {
+    "selectors": selectors_from_json,
+    "evidence": evidence_from_json,
+    "supersedes": _links_from_json,
+    "superseded_by": _links_from_json,
+    "conflicts_with": _links_from_json,
 }
 
 
@@ -463,17 +510,17 @@ def change_from_json(value: Any) -> Change:
             summary=_optional(data, "summary", str, where),
             authority=_field(data, "authority", str, where),
             evidence=evidence_from_json(data.get("evidence"), where),
-            id=_optional(data, "id", str, where),
+            id=_optional_record_id(data, "id", where),
         )
     if kind == "correct":
         return _correct_from_json(data)
     if kind == "forget":
-        return Forget(_field(data, "id", str, where), _field(data, "permanent", bool, where))
+        return Forget(_record_id(data, "id", where), _field(data, "permanent", bool, where))
     if kind == "rollback":
-        return Rollback(_field(data, "id", str, where))
+        return Rollback(_record_id(data, "id", where))
     if kind == "outcome":
         return RecordOutcome(
-            _field(data, "id", str, where),
+            _record_id(data, "id", where),
             _field(data, "outcome", str, where),
             _field(data, "appliedAt", str, where),
             _strings(data, "whyApplied", where),
@@ -483,7 +530,7 @@ def change_from_json(value: Any) -> Change:
         return _amend_from_json(data)
     if kind == "import":
         return Import(
-            _field(data, "id", str, where),
+            _record_id(data, "id", where),
             _field(data, "scope", str, where),
             archive_from_json(data.get("files")),
         )
@@ -498,7 +545,7 @@ def _correct_from_json(data: Mapping[str, Any]) -> Correct:
     fields: dict[str, Any] = {name: _optional(data, _camel(name), str, where) for name in _CORRECT_TEXTS}
     fields.update({name: _optional_strings(data, name, where) for name in _CORRECT_LISTS})
     fields["base_version"] = _optional(data, "baseVersion", int, where)
-    return Correct(_field(data, "id", str, where), **fields)
+    return Correct(_record_id(data, "id", where), **fields)
 
 
 _CORRECT_TEXTS = ("text", "title", "summary", "memory_type", "memory_class")
@@ -512,17 +559,14 @@ def _amend_from_json(data: Mapping[str, Any]) -> Amend:
         if not isinstance(item, list) or len(item) != 2 or not isinstance(item[0], str):
             raise WireError(f"{where}: each field is a [name, value] pair")
         name, value = item
-        fields.append((name, _AMEND_DECODERS.get(name, _identity)(value)))
+        decode: Callable[[Any, str], Any] = _AMEND_DECODERS.get(name, _text_from_json)
+        fields.append((name, decode(value, f"{where} {shown(name)}")))
     return Amend(
-        _field(data, "id", str, where),
+        _record_id(data, "id", where),
         tuple(fields),
         _field(data, "reason", str, where),
         _field(data, "bookkeeping", bool, where),
     )
-
-
-def _identity(value: Any) -> Any:
-    return value
 
 
 def view_to_json(view: RecordView) -> dict[str, Any]:
@@ -622,7 +666,12 @@ def error_to_json(error: CometError) -> dict[str, Any]:
     return document(error={"kind": kind, "message": str(error.headline()), "hint": error.hint})
 
 
-def error_from_json(data: Mapping[str, Any]) -> CometError:
+def error_from_json(data: Mapping[str, Any], origin: str) -> CometError:
+    """The error a server answered, as the class its kind names.  The message says it is what
+    `origin` says, and its texts are shown with each character that is not printable escaped
+    (`\\x1b`): they reach the user's terminal, where an escape sequence would act."""
     error = _mapping(data.get("error"), "error")
     cls = ERROR_KINDS.get(str(error.get("kind")), CometError)
-    return cls(str(error.get("message", "the server gave no message")), hint=error.get("hint"))
+    message = printable(str(error.get("message", "the server gave no message")))
+    hint = error.get("hint")
+    return cls(f"{origin} says: {message}", hint=None if hint is None else printable(str(hint)))

@@ -12,14 +12,35 @@ from __future__ import annotations
 import contextlib
 import os
 from pathlib import Path
+from typing import Any
 
-from comet_git.errors import CometError, ConcurrentEditError, NotFoundError, not_utf8
+from comet_git.errors import (
+    CometError,
+    ConcurrentEditError,
+    InvalidInputError,
+    NotFoundError,
+    RecordFormatError,
+    not_utf8,
+    shown,
+)
 from comet_git.index import FileRow, Index, remove_index_leftovers
-from comet_git.provider import RecordOutcome
+from comet_git.provider import Amend, RecordOutcome
 from comet_git.records import profile, tombstones
 from comet_git.records.codec import parse_record, render_record, update_record_text
 from comet_git.records.history import RecordHistory
-from comet_git.records.model import MAX_EVIDENCE, Application, Evidence, Record, new_record_id, utc_now
+from comet_git.records.model import (
+    MAX_EVIDENCE,
+    MAX_TEXT,
+    OUTCOMES,
+    Application,
+    Evidence,
+    Record,
+    Selectors,
+    is_timestamp,
+    new_record_id,
+    parse_record_mapping,
+    utc_now,
+)
 from comet_git.store import (
     ABSENT,
     Absent,
@@ -34,6 +55,15 @@ from comet_git.store import (
 )
 
 LOWERING_OUTCOMES = ("corrected", "contributed-to-failure")
+# What an amend may change (README: Correction, forgetting, replay): what learning changes in a
+# record it inferred (learning/: evidence, selectors, text, summary, lifecycle, links) and the
+# Dashboard's confirmation (authority).  Never the id, scope, version, times or outcome counts.
+AMENDABLE = (
+    "evidence", "selectors", "text", "summary", "lifecycle", "authority", "supersedes", "superseded_by",
+    "conflicts_with",
+)  # fmt: skip
+LINKS = ("supersedes", "superseded_by", "conflicts_with")
+PERSONS_TEXT = ("text", "summary")  # an explicit record's words are the person's: no amend changes them
 RETIRING_NEGATIVES = 3  # negative outcomes that retire an inferred record (with more of them than successes)
 
 
@@ -81,9 +111,84 @@ def _lifecycle_after(record: Record, outcome: RecordOutcome, counts: dict[str, i
     return lifecycle
 
 
+def read_back(record: Record, what: str) -> Record:
+    """`record` as the strict parser reads its file back, or why it would not parse: nothing is
+    written that would make the record's file invalid."""
+    try:
+        return parse_record_mapping(record.front_matter(), record.text, file=what)
+    except RecordFormatError as error:
+        raise InvalidInputError(f"{what}: {error.message}", hint=error.hint) from None
+
+
+def _strings(value: Any) -> bool:
+    return isinstance(value, (tuple, list)) and all(isinstance(item, str) for item in value)
+
+
+def _well_typed(name: str, value: Any) -> bool:
+    """Whether an amend's value has the type of the record's field (the strict parser judges
+    the value itself)."""
+    if name == "evidence":
+        return isinstance(value, (tuple, list)) and all(isinstance(item, Evidence) for item in value)
+    if name == "selectors":
+        return isinstance(value, Selectors) and all(_strings(group) for group in value)
+    if name in LINKS:
+        return _strings(value)
+    return isinstance(value, str) or (name == "summary" and value is None)
+
+
+def _refuse_amend_field(current: Record, name: str, value: Any) -> None:
+    what = f"amend of {current.id}"
+    if name not in AMENDABLE:
+        raise InvalidInputError(
+            f"{what}: {shown(name)} is not a field an amend may change",
+            hint="an amend changes " + ", ".join(AMENDABLE),
+        )
+    if not _well_typed(name, value):
+        raise InvalidInputError(f"{what}: {name} has the wrong type ({type(value).__name__})")
+    if name in PERSONS_TEXT and current.authority == "explicit":
+        raise InvalidInputError(
+            f"{what}: the record is explicit: its {name} is the person's, and an amend never changes it",
+            hint=f"`comet memory correct --id {current.id}` changes it",
+        )
+    if name == "authority" and current.authority == "explicit" and value != "explicit":
+        raise InvalidInputError(f"{what}: an amend never makes a person's record inferred")
+    if name == "text" and len(value) > MAX_TEXT:
+        raise InvalidInputError(f"{what}: the text has {len(value):,} characters; at most {MAX_TEXT:,}")
+
+
+def amended_version(current: Record, amend: Amend) -> Record | None:
+    """What `amend` makes of `current` (a new version, unless it is bookkeeping), or None when
+    it changes nothing.  Refused when it touches a field an amend never changes, gives a value
+    the record cannot hold, or rewrites a person's words."""
+    for name, value in amend.fields:
+        _refuse_amend_field(current, name, value)
+    candidate = read_back(current.evolve(**dict(amend.fields)), f"amend of {current.id}")
+    if candidate == current:
+        return None
+    if amend.bookkeeping:
+        return candidate
+    return candidate.evolve(version=current.version + 1, updated_at=utc_now())
+
+
+def _refuse_outcome(outcome: RecordOutcome) -> None:
+    for key, value in (("outcome", outcome.outcome), ("replaces", outcome.replaces)):
+        if value is not None and value not in OUTCOMES:
+            raise InvalidInputError(
+                f"outcome of {outcome.id}: {key} {shown(value)} is not an outcome",
+                hint="outcomes: " + ", ".join(OUTCOMES),
+            )
+    if not is_timestamp(outcome.applied_at):
+        raise InvalidInputError(
+            f"outcome of {outcome.id}: appliedAt {shown(outcome.applied_at)} is not a time",
+            hint="a UTC time as the tool writes it, e.g. 2026-11-30T07:00:00Z",
+        )
+
+
 def outcome_applied(current: Record, outcome: RecordOutcome) -> tuple[Record, bool]:
     """The record with `outcome` counted and its lifecycle moved, and whether that retired it
-    (then it is a new version, to keep in history; else bookkeeping over the current one)."""
+    (then it is a new version, to keep in history; else bookkeeping over the current one).
+    Refused when it is not a known outcome at a real time."""
+    _refuse_outcome(outcome)
     counts = _counted(current, outcome)
     updated = current.evolve(
         lifecycle=_lifecycle_after(current, outcome, counts),
@@ -94,6 +199,7 @@ def outcome_applied(current: Record, outcome: RecordOutcome) -> tuple[Record, bo
             counts=tuple(sorted(counts.items())),
         ),
     )
+    updated = read_back(updated, f"outcome of {current.id}")
     retirement = _retirement(updated, counts)
     if retirement is None:
         return updated, False
@@ -230,14 +336,17 @@ class StoreWriter:
         self.replace_version(path, raw, state, current, updated, source)
         return updated, True
 
-    def bookkeep(self, record_id: str, change: dict[str, object]) -> tuple[Record, bool]:
-        """Write `change` into the current version (like outcome counts): what the record
-        says does not change, so there is no new version to keep."""
-        path, raw, state, current = self.live_file(record_id)
-        updated = current.evolve(**change)
-        if updated == current:
+    def amend(self, change: Amend) -> tuple[Record, bool]:
+        """What learning changes in a record (amended_version): bookkeeping is written into the
+        current version (like outcome counts), anything else is a new version; whether it changed."""
+        path, raw, state, current = self.live_file(change.id)
+        updated = amended_version(current, change)
+        if updated is None:
             return current, False
-        self._write_in_place(path, raw, state, current, updated)
+        if change.bookkeeping:
+            self._write_in_place(path, raw, state, current, updated)
+        else:
+            self.replace_version(path, raw, state, current, updated, "learning")
         return updated, True
 
     def _write_in_place(

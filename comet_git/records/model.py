@@ -100,6 +100,20 @@ def utc_now() -> str:
     return dt.datetime.now(dt.timezone.utc).replace(microsecond=0).isoformat().replace("+00:00", "Z")
 
 
+_TIMESTAMP = r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z"  # as utc_now writes it
+
+
+def is_timestamp(value: object) -> bool:
+    """Whether `value` is a real UTC time as the tool writes it (2026-11-30T07:00:00Z)."""
+    if not isinstance(value, str) or not re.fullmatch(_TIMESTAMP, value):
+        return False
+    try:
+        dt.datetime.strptime(value, "%Y-%m-%dT%H:%M:%SZ")
+    except ValueError:
+        return False
+    return True
+
+
 # Immutable values are NamedTuples, not frozen dataclasses: `comet task` imports this module,
 # and importing `dataclasses` and building its classes costs the agent's hot path ~30 ms.
 # No `from __future__ import annotations` here: typing.NamedTuple compiles every annotation

@@ -49,6 +49,7 @@ from comet_git.provider.local import (
     without_secrets,
 )
 from comet_git.provider.writes import (
+    amended_version,
     corrected_version,
     outcome_applied,
     refuse_forgetting_again,
@@ -391,12 +392,13 @@ class PostgresProvider:
     def _amend(self, connection: psycopg.Connection[Any], store: ScopeStore, change: Amend) -> bool:
         """As Local's: bookkeeping in place, else a new version (from learning); whether it changed."""
         current, raw = self._live(connection, store, change.id)
-        if not change.bookkeeping:
-            return self._correct(connection, store, current, raw, dict(change.fields), "learning")[1]
-        updated = current.evolve(**dict(change.fields))
-        if updated == current:
+        updated = amended_version(current, change)
+        if updated is None:
             return False
-        self._put(connection, store, updated, "live", update_record_text(raw, updated))
+        if change.bookkeeping:
+            self._put(connection, store, updated, "live", update_record_text(raw, updated))
+        else:
+            self._replace_version(connection, store, current, raw, updated, "learning")
         return True
 
     def _record_outcome(
