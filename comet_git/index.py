@@ -429,7 +429,7 @@ class Index:
             self.drop_record(record.id)
         selectors = record.selectors
         summary = record.manifest_summary  # derived from the text unless the record has one
-        terms, keyword_terms = record_terms(record.title, summary, record.text, selectors.tasks)
+        terms, keyword_terms = record_terms(record.title, record.summary, record.text, selectors.tasks)
         cursor = self.connection.execute(
             "INSERT INTO records(id, store, file, state, scope, project_key, memory_type, memory_class,"
             " authority, lifecycle, title, summary, tasks, version, created_at, updated_at, json,"

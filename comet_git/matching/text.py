@@ -229,11 +229,13 @@ def terms_of(*texts: str) -> str:
     return " ".join(token for text in texts for token in tokens(text))
 
 
-def record_terms(title: str, summary: str, text: str, tasks: Sequence[str]) -> tuple[str, str]:
+def record_terms(title: str, summary: str | None, text: str, tasks: Sequence[str]) -> tuple[str, str]:
     """A record's indexed terms and its `tasks` keywords as tokens (both backends keep them so:
-    a task is matched against the keywords as tokens, "permissions" finding "permission")."""
+    a task is matched against the keywords as tokens, "permissions" finding "permission").  The
+    summary counts when the record has one of its own: one derived from the text is the text
+    again, and how a manifest entry is worded must not change what a record is found for."""
     keyword_terms = terms_of(" ".join(tasks))
-    terms = terms_of(title, summary, text)
+    terms = terms_of(title, summary or "", text)
     return (f"{terms} {keyword_terms}" if terms and keyword_terms else terms or keyword_terms), keyword_terms
 
 

@@ -67,7 +67,7 @@ def record_values(store: str, record: Record, state: str, markdown: str) -> dict
     """The records row of `record` (without owner and id), as index.Index.put_record derives it."""
     selectors = record.selectors
     summary = record.manifest_summary
-    terms, keyword_terms = record_terms(record.title, summary, record.text, selectors.tasks)
+    terms, keyword_terms = record_terms(record.title, record.summary, record.text, selectors.tasks)
     tasks = "\n".join(selectors.tasks)
     return {
         "store": store,
