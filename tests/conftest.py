@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from tests.gitutil import git, make_repo
+from tests.serving import Server
 
 
 class YouTouchedTheRealHome(AssertionError):
@@ -91,3 +92,13 @@ def pg_database(postgres: Any, request: pytest.FixtureRequest) -> str:
     """An empty database of the session's PostgreSQL server for one test module; its URL."""
     module = request.module.__name__.rsplit(".", 1)[-1]
     return str(postgres.create_database(f"{module}_{next(DATABASES)}"))
+
+
+@pytest.fixture(scope="module", params=["embedded", "postgres"])
+def server(tmp_path_factory: pytest.TempPathFactory, request: pytest.FixtureRequest) -> Iterator[Server]:
+    """A `comet serve` on loopback for one test module, on each backend: its embedded stores
+    (--data), and PostgreSQL (--database)."""
+    database = request.getfixturevalue("pg_database") if request.param == "postgres" else None
+    running = Server(tmp_path_factory.mktemp("serve") / "data", database=database).start()
+    yield running
+    running.stop()

@@ -38,16 +38,23 @@ def test_a_keyword_of_several_words_is_named_in_part_by_a_word_long_enough_to_te
     assert named_in_part(words, keywords) == ["invariant suite"]  # "api" names too much; one word is whole
 
 
-def test_the_tokenizer_digest_follows_the_stemmer_release(monkeypatch: pytest.MonkeyPatch) -> None:
-    """A new Snowball release may stem a word otherwise: an index whose terms it did not make must
-    be rebuilt (index._same_tokenizer compares this digest)."""
+@pytest.mark.parametrize("change", ["a new Snowball release", "a renewed package list"])
+def test_the_tokenizer_digest_follows_what_reads_the_words(
+    change: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A new Snowball release may stem a word otherwise, a renewed package list reads a text
+    otherwise: an index whose terms they did not make must be rebuilt (index._same_tokenizer
+    compares this digest)."""
     import Stemmer
 
     from comet_git.matching import text
 
     text.tokenizer_digest.cache_clear()
     now = text.tokenizer_digest()
-    monkeypatch.setattr(Stemmer, "version", lambda: "99.0.0")
+    if change == "a new Snowball release":
+        monkeypatch.setattr(Stemmer, "version", lambda: "99.0.0")
+    else:
+        monkeypatch.setattr(text, "_packages_bytes", lambda: b"lodash\nleftpad\n")
     text.tokenizer_digest.cache_clear()
     try:
         assert text.tokenizer_digest() != now
@@ -97,18 +104,3 @@ def test_the_package_names_are_names_not_words() -> None:
     assert {"lodash", "axios", "pydantic", "httpx", "numpy"} <= names
     assert not names & {"react", "express", "requests", "debug", "add", "test"}
     assert all(name == name.lower() and name.isalnum() for name in names)
-
-
-def test_the_tokenizer_digest_follows_the_package_names(monkeypatch: pytest.MonkeyPatch) -> None:
-    """A renewed package list reads texts otherwise: the index must be rebuilt."""
-    from comet_git.matching import text
-
-    text.tokenizer_digest.cache_clear()
-    now = text.tokenizer_digest()
-    monkeypatch.setattr(text, "_packages_bytes", lambda: b"lodash\nleftpad\n")
-    text.tokenizer_digest.cache_clear()
-    try:
-        assert text.tokenizer_digest() != now
-    finally:
-        monkeypatch.undo()
-        text.tokenizer_digest.cache_clear()

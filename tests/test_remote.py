@@ -34,16 +34,9 @@ from tests.serving import Server, free_port
 
 BEARER = "Authorization"
 
-# The server's backends: its embedded stores (--data), and PostgreSQL (--database).
+# The server's backends: its embedded stores (--data), and PostgreSQL (--database); `server`
+# (conftest) runs on each.
 BACKENDS = ["embedded", "postgres"]
-
-
-@pytest.fixture(scope="module", params=BACKENDS)
-def server(tmp_path_factory: pytest.TempPathFactory, request: pytest.FixtureRequest) -> Iterator[Server]:
-    database = request.getfixturevalue("pg_database") if request.param == "postgres" else None
-    running = Server(tmp_path_factory.mktemp("serve") / "data", database=database).start()
-    yield running
-    running.stop()
 
 
 @contextlib.contextmanager
