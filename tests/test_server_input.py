@@ -105,6 +105,8 @@ def test_a_record_id_that_is_not_an_id_is_refused_before_any_file(server: Server
     status, answer = client.query(forgottenText="Use tabs", forgottenId=long_id, scopes=["global"])
     assert status == 400, answer
     assert long_id not in answer["error"]["message"]
+    status, answer = client.query(ids=["pm-abcd1234", long_id])  # the ids a listing asks for, too
+    assert status == 400 and long_id not in answer["error"]["message"], answer
 
 
 def test_counts_beyond_the_range_of_a_request_are_refused(server: Server) -> None:
@@ -126,7 +128,7 @@ def test_a_forgotten_text_query_names_exactly_one_scope(server: Server) -> None:
     client = Client(server)
     for scopes in (["global", "project"], []):
         status, answer = client.query(forgottenText="Use tabs", scopes=scopes)
-        assert status == 400, answer
+        assert status == 422, answer  # the provider's rule (Query.forgotten_scope), as in-process
         assert "one scope" in answer["error"]["message"]
     status, answer = client.query(forgottenText="Use tabs", scopes=["global"])
     assert (status, answer["forgotten"]) == (200, False)
@@ -224,3 +226,5 @@ def test_the_local_provider_refuses_the_same_amends_and_outcomes(comet_home: Pat
         assert path.read_bytes() == before
     provider.apply(Correct(record_id, text="Prefer pathlib over os.path"))
     assert provider.query(Query(ids=(record_id,))).records[0].as_dict()["version"] == 2
+    with pytest.raises(InvalidInputError, match="exactly one scope"):  # as the server answers it
+        provider.query(Query(forgotten_text="Prefer pathlib"))

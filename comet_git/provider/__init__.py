@@ -78,6 +78,16 @@ class Query(NamedTuple):
     # of every candidate delivery might place.
     placements: "Placements | None" = None
 
+    def forgotten_scope(self) -> str:
+        """The one scope a forgotten-text query asks about."""
+        if len(self.scopes) != 1:
+            from comet_git.errors import InvalidInputError
+
+            raise InvalidInputError(
+                "a forgotten-text query asks about exactly one scope", hint="scopes: global or project"
+            )
+        return self.scopes[0]
+
 
 # What QueryResult.tally counts by, in its rows' order (each row ends with the count).
 TALLIED = ("scope", "memoryType", "memoryClass", "lifecycle", "authority")

@@ -382,8 +382,7 @@ class LocalProvider:
         if query.forgotten_text is not None:
             from comet_git.records.tombstones import forgotten_before
 
-            [scope] = query.scopes
-            store = self.store_for_scope(scope)
+            store = self.store_for_scope(query.forgotten_scope())
             return QueryResult(
                 [], [], {}, forgotten=forgotten_before(store, query.forgotten_text, query.forgotten_id)
             )

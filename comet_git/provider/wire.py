@@ -232,7 +232,7 @@ def query_from_json(value: Any) -> Query:
     where = "query"
     data = _mapping(value, where)
     return Query(
-        ids=_strings(data, "ids", where),
+        ids=tuple(_record_id({"id": value}, "id", f"{where} ids") for value in _strings(data, "ids", where)),
         scopes=_strings(data, "scopes", where),
         memory_types=_strings(data, "memoryTypes", where),
         lifecycles=_strings(data, "lifecycles", where),

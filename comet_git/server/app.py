@@ -198,13 +198,7 @@ def handle_query(provider: Provider, data: dict[str, Any]) -> bytes:
       401: {description: missing or wrong token}
       404: {description: unknown id}
     """
-    query = wire.query_from_json(data.get("query"))
-    if query.forgotten_text is not None and len(query.scopes) != 1:
-        raise wire.WireError(
-            "query: 'forgottenText' asks about one scope: give exactly one in 'scopes'",
-            hint="scopes: global or project",
-        )
-    return wire.query_result_to_bytes(provider.query(query))
+    return wire.query_result_to_bytes(provider.query(wire.query_from_json(data.get("query"))))
 
 
 def handle_apply(provider: Provider, data: dict[str, Any]) -> bytes:

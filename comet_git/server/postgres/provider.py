@@ -149,9 +149,7 @@ class PostgresProvider:
             if query.task is not None:
                 return QueryResult([], [], {}, self._select(connection, query.task, names, query.every_row))
             if query.forgotten_text is not None:
-                if len(query.scopes) != 1:
-                    raise InvalidInputError("a forgotten-text query asks about exactly one scope")
-                store = self.store_for_scope(query.scopes[0])
+                store = self.store_for_scope(query.forgotten_scope())
                 return QueryResult(
                     [], [], {}, forgotten=self._forgotten_before(connection, store.name, query)
                 )
