@@ -602,3 +602,17 @@ def test_an_import_takes_no_unread_file_a_rollback_could_bring_back(
         refused = imported(break_it)
         assert refused.exit_code == 1, (broken, refused.stdout)
         assert "import:" in refused.stderr and not list(comet_home.rglob(f"{record_id}.md"))
+
+
+def test_a_title_is_never_cut_inside_a_redaction_marker(repo: Path) -> None:
+    """Half a marker ("...token [REDACTED") reads as a word of the rule; its colon ends no clause."""
+    token = "ghp_aB3dE5fG7hI9jK1lM3nO5pQ7rS9tU1vW3xY5"
+    said = "the staging cluster of this project with the token"
+    for command in (
+        ["memory", "signal", repo, "--text", f"From now on, always deploy {said} {token} please."],
+        ["memory", "remember", repo, "--text", f"Always deploy {said} {token} from now on."],
+    ):
+        done = invoke(*command, "--json")
+        assert done.exit_code == 0, done.stderr
+        title = done.json()["record"]["title"]
+        assert title.endswith(("the token…", "the token...")), title

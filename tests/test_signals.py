@@ -798,3 +798,10 @@ def test_the_span_lookups_answer_as_the_pairwise_tests_they_replace(
     ]
     expected = [i for i in range(len(kept)) if not inside[i]]
     assert outermost(kept) == cues._outermost(kept) == expected  # the tokenizer's and the cue finder's
+
+
+def test_the_signal_reads_a_redaction_marker_as_the_records_do() -> None:
+    from comet_git.learning import signals
+    from comet_git.records.model import REDACTION_MARKER
+
+    assert signals._REDACTION_MARKER == REDACTION_MARKER

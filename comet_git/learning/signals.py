@@ -513,9 +513,9 @@ def _short_clause(clause: str) -> bool:
 
 
 def _words_only(text: str) -> str:
-    """`text` with what it names in backticks blanked (same length): no sentence or clause ends
-    inside `os.path.join(a, b)`."""
-    return _INLINE_CODE.sub(lambda m: "`" + "x" * (len(m.group(0)) - 2) + "`", text)
+    """`text` with what it names in backticks, and a redaction's marker, blanked (same length):
+    no sentence or clause ends inside `os.path.join(a, b)` or [REDACTED:github-token]."""
+    return _WORDS_ONLY.sub(lambda m: m.group(0)[0] + "x" * (len(m.group(0)) - 2) + m.group(0)[-1], text)
 
 
 def _make_title(text: str) -> str:
@@ -630,6 +630,10 @@ _CODE_INDENTED = re.compile(r"^(?:\t| {2,})\S(?:.*[;{}()\[\],:=]\s*$|[\w.-]*:(?:
 _INDENTED = re.compile(r"^(?:\t| {2,})\S")
 _LIST_ITEM = re.compile(r"^\s*(?:[-*+\u2022]|\d{1,3}[.)\u3001])\s(?=\S)")
 _INLINE_CODE = re.compile(r"`[^`]*`")  # code named in words ("never use `print()`"): one word
+# A redaction's marker, as records.model.REDACTION_MARKER reads it (not imported: the prompt hook
+# loads this module, and nothing of the records; test_signals checks that they agree).
+_REDACTION_MARKER = r"\[REDACTED:[^\]\s]*\]"
+_WORDS_ONLY = re.compile(f"{_INLINE_CODE.pattern}|{_REDACTION_MARKER}")
 _CODE_SYMBOLS = re.compile(r"[{}()\[\]<>=;:#$|\\/\"'@%&*+~^_.]")
 # The share of a line's characters that are symbols of code, from which it is code: "x =
 # foo(bar)  # never" 0.19, "const ok = cart.items.every(isPaid);" 0.17; "Keep functions under 50

@@ -251,6 +251,9 @@ def normalize_newlines(text: str) -> str:
 
 
 SUMMARY_LENGTH = 160
+# A redaction's marker as journal/redact.py writes it ("[REDACTED:github-token]"): a title or a
+# summary is never cut inside one, and its colon ends no clause.
+REDACTION_MARKER = r"\[REDACTED:[^\]\s]*\]"
 FILLED_LENGTH = MAX_SUMMARY - 2  # a learned rule's entry: as many of its sentences as fit, and " …"
 # Compiled by re on first use (and cached there): the lookbehinds take ~0.5 ms to compile, and
 # `comet task`, which imports this module, never derives a summary.
@@ -271,7 +274,17 @@ def derive_summary(text: str, *, fill: bool = False) -> str:
     ends = [match.start() for match in re.finditer(_SENTENCE_END, first)]
     if ends:
         first = first[: ends[0]].rstrip()
-    return first if len(first) <= SUMMARY_LENGTH else first[: SUMMARY_LENGTH - 3].rstrip() + "..."
+    return shortened(first, SUMMARY_LENGTH)
+
+
+def shortened(text: str, limit: int, tail: str = "...") -> str:
+    """`text`, or where it is longer than `limit`, as much of it as fits with `tail`, never cut
+    inside a redaction marker (half a marker reads as a word of the text)."""
+    if len(text) <= limit:
+        return text
+    cut = limit - len(tail)
+    inside = next((m for m in re.finditer(REDACTION_MARKER, text) if m.start() < cut < m.end()), None)
+    return text[: cut if inside is None else inside.start()].rstrip() + tail
 
 
 def _filled(lines: list[str]) -> str:
@@ -279,14 +292,15 @@ def _filled(lines: list[str]) -> str:
     if len(whole) <= MAX_SUMMARY:
         return whole
     ends = [match.start() for match in re.finditer(_SENTENCE_END, whole) if match.start() <= FILLED_LENGTH]
-    cut = whole[: ends[-1]] if ends else whole[:FILLED_LENGTH].rsplit(" ", 1)[0]
-    return cut.rstrip() + " …"
+    if ends:
+        return whole[: ends[-1]].rstrip() + " …"
+    head = whole[: FILLED_LENGTH + 1]  # whole words, where there are any (a marker has no space)
+    return head.rsplit(" ", 1)[0].rstrip() + " …" if " " in head else shortened(whole, MAX_SUMMARY, " …")
 
 
 def default_title(text: str) -> str:
     """The title a record gets when none is given: its first sentence, cut to 80 characters."""
-    title = derive_summary(text)
-    return title if len(title) <= 80 else title[:77].rstrip() + "..."
+    return shortened(derive_summary(text), 80)
 
 
 def retitled(old: Record, edited_text: str, edited_title: str) -> str:
