@@ -404,6 +404,17 @@ def test_a_secret_in_a_selector_is_redacted_like_one_in_the_text(repo: Path, com
     assert made.exit_code == 0, made.stderr
     record = made.json()["record"]
     assert record["selectors"]["tasks"] == ["deploy [REDACTED:github-token]"]
+    globbed = invoke(
+        "memory",
+        "remember",
+        repo,
+        "--text",
+        "Keep it out.",
+        "--path",
+        "cfg/password=hunter2secret/**",
+        "--json",
+    )  # the pattern's ending is no part of the secret: it still matches below that folder
+    assert globbed.json()["record"]["selectors"]["paths"] == ["cfg/password=[REDACTED:secret]/**"]
     fixed = invoke(
         "memory", "correct", repo, "--id", record["id"], "--task", "release password=hunter2secret", "--json"
     )

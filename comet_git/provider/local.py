@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import errno
 import os
+import re
 import sqlite3
 import sys
 import time
@@ -777,7 +778,7 @@ def secrets_hidden(item: _Redacted) -> _Redacted:
     }
     if isinstance(item, Correct):
         fields.update(  # None: the correction leaves them as they are
-            paths=None if item.paths is None else _each_hidden(item.paths),
+            paths=None if item.paths is None else _each_hidden(item.paths, glob=True),
             tasks=None if item.tasks is None else _each_hidden(item.tasks),
         )
     else:
@@ -795,7 +796,7 @@ def _value_hidden(name: str, value: Any) -> Any:
     if isinstance(value, str) and name in ("text", "title", "summary"):
         return redact_text(value)
     if name == "selectors" and isinstance(value, Selectors):
-        return value._replace(paths=_each_hidden(value.paths), tasks=_each_hidden(value.tasks))
+        return value._replace(paths=_each_hidden(value.paths, glob=True), tasks=_each_hidden(value.tasks))
     if name == "evidence" and isinstance(value, tuple):
         return tuple(_evidence_hidden(each) if isinstance(each, Evidence) else each for each in value)
     return value
@@ -811,13 +812,24 @@ def _evidence_hidden(evidence: Evidence) -> Evidence:
     )
 
 
-def _each_hidden(values: tuple[str, ...]) -> tuple[str, ...]:
+def _each_hidden(values: tuple[str, ...], *, glob: bool = False) -> tuple[str, ...]:
     """Each value redacted.  A value with a control character is left as it came, for the parser
     to refuse (redact_text would quietly drop the character, and a selector so changed is not
-    what was asked for)."""
+    what was asked for).  With `glob` (path patterns), the pattern's ending (`/**`, `/*`, `**`)
+    that a secret's redaction took along is put back: `dir/password=…/**` still matches under it."""
     from comet_git.journal.redact import redact_text
 
-    return tuple(value if not value.isprintable() else redact_text(value) for value in values)
+    def hidden(value: str) -> str:
+        if not value.isprintable():
+            return value
+        redacted = redact_text(value)
+        ending = _GLOB_ENDING.search(value) if glob and redacted != value else None
+        return redacted + ending.group() if ending and not redacted.endswith(ending.group()) else redacted
+
+    return tuple(hidden(value) for value in values)
+
+
+_GLOB_ENDING = re.compile(r"/?\*\*?(?:/\*\*?)*\Z")  # "/**", "/*", "**", "/**/*"
 
 
 def _permanent_count(store: ScopeStore) -> int:
