@@ -627,3 +627,39 @@ def test_a_title_is_never_cut_inside_a_redaction_marker(repo: Path) -> None:
         assert done.exit_code == 0, done.stderr
         title = done.json()["record"]["title"]
         assert title.endswith(("the token…", "the token...")), title
+
+
+def test_an_import_takes_back_every_history_comet_writes(
+    repo: Path, comet_home: Path, tmp_path: Path
+) -> None:
+    """The import's reading of a history log is the history's own (records.history.is_action):
+    a record that outcomes retired (a version by the source "outcomes") travels too."""
+    import json
+    import shutil
+
+    from comet_git.provider import RecordOutcome
+    from comet_git.records.model import utc_now
+    from comet_git.workspace import open_workspace
+
+    delta = {
+        "action": "create", "title": "Squash fixups", "statement": "The user squashes fixups before a merge.",
+        "memoryType": "collaboration-policy", "memoryClass": "project-agreement", "scope": "project",
+        "applicability": {"paths": [], "tasks": ["merge"], "operations": [], "phases": []},
+        "evidence": [{"kind": "eval", "summary": "seen in three merges"}],
+    }  # fmt: skip
+    document = json.dumps({"schema": "comet.learning-delta/v1", "deltas": [delta]})
+    done = invoke("memory", "apply", "--delta", "-", "--json", cwd=repo, input=document)
+    assert done.exit_code == 0, done.stderr
+    record_id = next(iter(invoke("memory", "list", repo, "--json").json()["records"]))["id"]
+    provider = open_workspace(repo).provider()
+    for _ in range(3):
+        provider.apply(RecordOutcome(record_id, "contributed-to-failure", utc_now()))
+    [log] = comet_home.rglob(f"history/{record_id}/actions.jsonl")
+    assert '"source": "outcomes"' in log.read_text()
+    exported = invoke("memory", "export", repo)
+    assert exported.exit_code == 0, exported.stderr
+    shutil.rmtree(comet_home)
+    comet_home.mkdir()
+    (tmp_path / "export.json").write_text(exported.stdout)
+    imported = invoke("memory", "import", tmp_path / "export.json", repo)
+    assert imported.exit_code == 0, imported.stderr

@@ -15,9 +15,8 @@ from pathlib import Path
 
 from comet_git.errors import InvalidInputError, RecordFormatError, not_utf8
 from comet_git.provider import ArchivedFile
-from comet_git.records import tombstones
+from comet_git.records import history, tombstones
 from comet_git.records.codec import parse_record, render_record
-from comet_git.records.model import is_timestamp
 from comet_git.store import ABSENT, ScopeStore, atomic_write
 
 ARCHIVED_DIRS = ("records", "history", "tombstones")
@@ -96,7 +95,6 @@ def sound_files(files: tuple[ArchivedFile, ...], record_id: str, scope: str) -> 
 
 _HINT = "import only what `comet memory export` wrote, or fix that file in it"
 _VERSION_FILE = re.compile(r"v[0-9]{4,}\.md")
-_HASH = re.compile(r"sha256:[0-9a-f]{64}")
 
 
 def _sound(item: ArchivedFile, record_id: str, scope: str) -> ArchivedFile:
@@ -129,28 +127,11 @@ def _check_actions(item: ArchivedFile) -> None:
         if not line.strip():
             continue
         try:
-            data = json.loads(line)
-            ok = (
-                isinstance(data, dict)
-                and set(data) <= _ACTION_KEYS
-                and data.get("action") in _ACTIONS
-                and data.get("source", "command") in _SOURCES
-                and is_timestamp(data.get("at"))
-                and all(_is_version(data.get(key)) for key in ("fromVersion", "toVersion"))
-            )
+            ok = history.is_action(json.loads(line))
         except ValueError:
             ok = False
         if not ok:
             raise InvalidInputError(f"import: {item.path}:{number} is not a history action", hint=_HINT)
-
-
-_ACTION_KEYS = frozenset({"action", "at", "source", "fromVersion", "toVersion"})
-_ACTIONS = frozenset({"create", "correct", "forget", "rollback", "update"})
-_SOURCES = frozenset({"command", "hand-edit", "profile", "learning"})
-
-
-def _is_version(value: object) -> bool:
-    return value is None or (isinstance(value, int) and not isinstance(value, bool) and 0 < value < 10**9)
 
 
 def _check_tombstone(files: tuple[ArchivedFile, ...], record_id: str) -> None:
@@ -166,18 +147,9 @@ def _check_tombstone(files: tuple[ArchivedFile, ...], record_id: str) -> None:
         return
     try:
         data = json.loads(stone.text)
-        ok = (
-            isinstance(data, dict)
-            and set(data) == {"id", "forgottenAt", "contentHash", "permanent"}
-            and data["id"] == record_id
-            and is_timestamp(data["forgottenAt"])
-            and isinstance(data["contentHash"], str)
-            and _HASH.fullmatch(data["contentHash"]) is not None
-            and isinstance(data["permanent"], bool)
-        )
     except ValueError:
-        ok = False
-    if not ok:
+        data = None
+    if not tombstones.is_tombstone(data, record_id):
         raise InvalidInputError(f"import: {stone.path} is not a tombstone of {record_id}", hint=_HINT)
     if content is not None:
         if data["permanent"]:

@@ -10,17 +10,21 @@ from typing import Any
 
 from comet_git.errors import NotFoundError
 from comet_git.records.codec import parse_record, render_record
-from comet_git.records.model import Record, utc_now
+from comet_git.records.model import Record, is_timestamp, utc_now
 from comet_git.store import ScopeStore, atomic_write, remove_tree
 
 UNDOABLE = ("correct", "forget")
+ACTIONS = ("create", "correct", "forget", "rollback", "update")
+# Who made a version: a command, a hand edit of its file or of profile.md, learning, outcomes
+# (a record retired by them).
+SOURCES = ("command", "hand-edit", "profile", "learning", "outcomes")
 
 
 @dataclass(frozen=True)
 class Action:
-    action: str  # create | correct | forget | rollback | update
+    action: str  # one of ACTIONS
     at: str
-    source: str  # command | hand-edit | profile | learning
+    source: str  # one of SOURCES
     from_version: int | None = None
     to_version: int | None = None
 
@@ -118,6 +122,23 @@ def last_undoable(actions: list[Action]) -> Action | None:
         elif entry.action == "rollback" and stack:
             stack.pop()
     return stack[-1] if stack else None
+
+
+def is_action(data: object) -> bool:
+    """Whether `data` (a line of actions.jsonl, read) is an action as `log` writes it: nothing else
+    (an import takes no line it could not have written)."""
+    return (
+        isinstance(data, dict)
+        and set(data) <= {"action", "at", "source", "fromVersion", "toVersion"}
+        and data.get("action") in ACTIONS
+        and data.get("source", "command") in SOURCES
+        and is_timestamp(data.get("at"))
+        and all(_is_version(data.get(key)) for key in ("fromVersion", "toVersion"))
+    )
+
+
+def _is_version(value: object) -> bool:
+    return value is None or (isinstance(value, int) and not isinstance(value, bool) and 0 < value < 10**9)
 
 
 def action_line(action: str, source: str, from_version: int | None, to_version: int | None) -> bytes:

@@ -10,11 +10,12 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import json
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from comet_git.records.model import Record, utc_now
+from comet_git.records.model import Record, is_timestamp, utc_now
 from comet_git.store import ScopeStore, atomic_write
 
 
@@ -43,6 +44,19 @@ class Tombstone:
         return cls(
             str(data["id"]), str(data["forgottenAt"]), str(data["contentHash"]), bool(data["permanent"])
         )
+
+
+def is_tombstone(data: object, record_id: str) -> bool:
+    """Whether `data` (tombstones/ID.json, read) is a tombstone of `record_id` as `write` makes it."""
+    return (
+        isinstance(data, dict)
+        and set(data) == {"id", "forgottenAt", "contentHash", "permanent"}
+        and data["id"] == record_id
+        and is_timestamp(data["forgottenAt"])
+        and isinstance(data["contentHash"], str)
+        and re.fullmatch(r"sha256:[0-9a-f]{64}", data["contentHash"]) is not None
+        and isinstance(data["permanent"], bool)
+    )
 
 
 def metadata_path(store: ScopeStore, record_id: str) -> Path:
