@@ -88,12 +88,13 @@ def _optional_strings(data: Mapping[str, Any], key: str, where: str) -> tuple[st
 
 def _record_id(data: Mapping[str, Any], key: str, where: str) -> str:
     """A record id, checked before it names any file or row."""
-    value = _field(data, key, str, where)
+    return _checked_id(_field(data, key, str, where), f"{where}: {key!r}")
+
+
+def _checked_id(value: str, what: str) -> str:
     if len(value) > MAX_ID_LENGTH or not ID_PATTERN.fullmatch(value):
-        raise WireError(
-            f"{where}: {key!r} {shown(value)} is not a record id", hint="ids look like pm-7k2m9q4x"
-        )
-    return str(value)
+        raise WireError(f"{what} {shown(value)} is not a record id", hint="ids look like pm-7k2m9q4x")
+    return value
 
 
 def _optional_record_id(data: Mapping[str, Any], key: str, where: str) -> str | None:
@@ -232,7 +233,7 @@ def query_from_json(value: Any) -> Query:
     where = "query"
     data = _mapping(value, where)
     return Query(
-        ids=tuple(_record_id({"id": value}, "id", f"{where} ids") for value in _strings(data, "ids", where)),
+        ids=tuple(_checked_id(value, f"{where}: 'ids'") for value in _strings(data, "ids", where)),
         scopes=_strings(data, "scopes", where),
         memory_types=_strings(data, "memoryTypes", where),
         lifecycles=_strings(data, "lifecycles", where),
